@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// \brief OpenMP reduce: each thread folds one contiguous block into its own cache line; the
+/// partials are combined in thread order on the calling thread. T_P = n/p + p.
+
+#include <omp.h>
+
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/policy.hpp>
+
+namespace parprim::detail {
+
+template <>
+struct reduce_impl<omp_policy> {
+  template <class In, class T, class Op>
+  static T apply(const omp_policy& policy, std::span<const In> in, T init, Op op) {
+    namespace od = openmp::detail;
+    const std::size_t n = in.size();
+    const int team = od::team_size(policy, n);
+    if (team <= 1 || !od::splittable_v<Op, In, T>) return od::fold(std::move(init), in.data(), n, op);
+
+    std::vector<od::cache_padded<std::optional<T>>> partial(static_cast<std::size_t>(team));
+#pragma omp parallel num_threads(team)
+    {
+      const auto [b, e] = od::block_of(n, omp_get_num_threads(), omp_get_thread_num());
+      if (b < e) partial[omp_get_thread_num()].value.emplace(od::fold_nonempty<T>(in.data() + b, e - b, op));
+    }
+    for (const auto& p : partial)
+      if (p.value) init = static_cast<T>(op(std::move(init), *p.value));
+    return init;
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,38 @@
+#pragma once
+/// \file
+/// \brief Sequential inclusive and exclusive scan.
+
+#include <cstddef>
+#include <span>
+
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/policy.hpp>
+
+namespace parprim::detail {
+
+template <>
+struct scan_impl<seq_policy> {
+  template <class In, class Out, class Op>
+  static void inclusive(const seq_policy&, std::span<const In> in, std::span<Out> out, Op op) {
+    if (in.empty()) return;
+    Out acc = static_cast<Out>(in[0]);
+    out[0] = acc;
+    for (std::size_t i = 1; i < in.size(); ++i) {
+      acc = static_cast<Out>(op(acc, in[i]));
+      out[i] = acc;
+    }
+  }
+
+  template <class In, class Out, class Op>
+  static void exclusive(const seq_policy&, std::span<const In> in, std::span<Out> out, Out init,
+                        Op op) {
+    Out acc = init;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const In x = in[i];  // read before writing: out may be in
+      out[i] = acc;
+      acc = static_cast<Out>(op(acc, x));
+    }
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,47 @@
+# Backend options: each PARPRIM_WITH_<BE> is AUTO (default: build when the dependency is
+# found, skip with a message otherwise), ON (required: missing is a configure error) or OFF.
+
+function(parprim_backend_option be description)
+  set(PARPRIM_WITH_${be} AUTO CACHE STRING "${description}: AUTO, ON or OFF")
+  set_property(CACHE PARPRIM_WITH_${be} PROPERTY STRINGS AUTO ON OFF)
+  string(TOUPPER "${PARPRIM_WITH_${be}}" mode)
+  set(parprim_mode_${be} ${mode} PARENT_SCOPE)
+  set(parprim_built_${be} 0 PARENT_SCOPE)
+  if(mode STREQUAL "ON")
+    set(parprim_${be}_required REQUIRED PARENT_SCOPE)
+  else()
+    set(parprim_${be}_required "" PARENT_SCOPE)
+  endif()
+  if(mode STREQUAL "OFF")
+    set(parprim_why_${be} "OFF (PARPRIM_WITH_${be}=OFF)" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# Records whether backend `be` is built, given the variable named by `found_var`.
+function(parprim_backend_result be found_var why_not)
+  if(${found_var})
+    set(parprim_built_${be} 1 PARENT_SCOPE)
+    set(parprim_why_${be} "ON" PARENT_SCOPE)
+  elseif(parprim_mode_${be} STREQUAL "ON")
+    message(FATAL_ERROR "parprim: PARPRIM_WITH_${be}=ON but ${why_not}")
+  else()
+    set(parprim_why_${be} "OFF (${why_not})" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# A dependency that was found but whose backend this version does not have yet.
+function(parprim_backend_not_implemented be where)
+  if(parprim_built_${be})
+    if(parprim_mode_${be} STREQUAL "ON")
+      message(FATAL_ERROR "parprim: PARPRIM_WITH_${be}=ON but this version has no ${be} backend yet (${where})")
+    endif()
+    set(parprim_built_${be} 0 PARENT_SCOPE)
+    set(parprim_why_${be} "OFF (dependency found, backend not in this version yet: ${where})" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(parprim_backend_summary)
+  foreach(be OPENMP MPI CUDA)
+    message(STATUS "parprim: ${be} backend: ${parprim_why_${be}}")
+  endforeach()
+endfunction()

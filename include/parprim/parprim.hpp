@@ -1,0 +1,20 @@
+#pragma once
+/// \file
+/// \brief Everything: the policies, the operators, the primitives, and every backend this
+/// translation unit can use. A backend is enabled by linking its CMake target
+/// (parprim::openmp, ...), which defines its `PARPRIM_HAS_<BACKEND>` macro; the one `#if` per
+/// optional backend below is the only place that looks at those macros.
+
+#include <parprim/config.hpp>
+#include <parprim/error.hpp>
+#include <parprim/operators.hpp>
+#include <parprim/policy.hpp>
+#include <parprim/reduce.hpp>
+#include <parprim/scan.hpp>
+#include <parprim/segmented_scan.hpp>
+
+#include <parprim/backends/seq/seq.hpp>
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+#include <parprim/backends/openmp/openmp.hpp>
+#endif

@@ -1,0 +1,81 @@
+#pragma once
+/// \file
+/// \brief parprim::segmented_inclusive_scan and parprim::segmented_exclusive_scan.
+///
+/// Segments are marked by one-byte head flags: `flags[i] != 0` starts a new segment at i;
+/// element 0 always starts one, whatever `flags[0]` holds. Each segment is scanned on its own.
+
+#include <cstdint>
+#include <utility>
+
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/ranges.hpp>
+#include <parprim/operators.hpp>
+#include <parprim/scan.hpp>
+
+namespace parprim {
+
+namespace detail {
+template <class InputSpan, class FlagSpan, class OutputSpan>
+void check_segmented_args(const InputSpan& in, const FlagSpan& flags, const OutputSpan& out,
+                          const char* fn) {
+  check_scan_args(in, out, fn);
+  check_data(flags, fn, "head_flags");
+  check_same_size(in, flags, fn, "in", "head_flags");
+  check_disjoint(flags, out, fn, "head_flags", "out");
+}
+}  // namespace detail
+
+/// \brief Segmented inclusive scan: `out[i] = in[h] op ... op in[i]`, h the head of i's
+/// segment.
+///
+/// Example (examples/segmented_scan_basic.cpp):
+/// \code
+///   std::vector<int> v = {1, 2, 3, 4, 5};
+///   std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
+///   parprim::segmented_inclusive_scan(parprim::omp, v, f, v, parprim::plus{});  // {1,3,3,7,12}
+/// \endcode
+///
+/// \param in  n elements
+/// \param head_flags  n bytes (`std::uint8_t`); non-zero starts a segment
+/// \param out  n elements; may be the same range as `in`
+/// \pre `op` is associative.
+/// \par Complexity  O(n) applications of `op`.
+/// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` or
+///   `out` do not have n elements, data is null with n > 0, or `out` partially overlaps `in` or overlaps `head_flags`.
+/// \par Determinism  as parprim::reduce.
+template <class Policy, class InputRange, class FlagRange, class OutputRange,
+          class BinaryOp = plus>
+void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
+                              const FlagRange& head_flags, OutputRange&& out, BinaryOp op = {}) {
+  using impl = detail::segmented_scan_impl<Policy>;
+  detail::require_backend<impl>();
+  const auto input = detail::as_input_span(in);
+  const auto flags = detail::as_input_span(head_flags);
+  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan");
+  impl::inclusive(policy, input, flags, output, op);
+}
+
+/// \brief Segmented exclusive scan: `init` at each segment head, then
+/// `out[i] = init op in[h] op ... op in[i-1]` within the segment.
+///
+/// Parameters, complexity, errors and determinism as segmented_inclusive_scan.
+template <class Policy, class InputRange, class FlagRange, class OutputRange, class T,
+          class BinaryOp = plus>
+void segmented_exclusive_scan(const Policy& policy, const InputRange& in,
+                              const FlagRange& head_flags, OutputRange&& out, T init,
+                              BinaryOp op = {}) {
+  using impl = detail::segmented_scan_impl<Policy>;
+  detail::require_backend<impl>();
+  const auto input = detail::as_input_span(in);
+  const auto flags = detail::as_input_span(head_flags);
+  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan");
+  using acc_t = std::remove_cvref_t<decltype(output[0])>;
+  impl::exclusive(policy, input, flags, output, static_cast<acc_t>(std::move(init)), op);
+}
+
+}  // namespace parprim
