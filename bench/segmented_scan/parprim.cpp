@@ -1,0 +1,59 @@
+/// \file
+/// \brief parprim::segmented_inclusive_scan (out of place, one-byte head flags) on parprim's
+/// CPU backends, at two head densities (1 in 1000: long segments; 1 in 10: short ones): seq,
+/// omp over threads 1..max, and omp with grain 1 at small sizes. Bytes read: n * (sizeof(T) + 1).
+
+#include <parprim/parprim.hpp>
+
+#include "../common.hpp"
+
+namespace parprim_bench {
+namespace {
+
+using T = std::int32_t;
+
+template <class Policy>
+void run_segscan(benchmark::State& state, const std::string& key, const Policy& policy,
+                 std::size_t one_in, std::size_t n, int threads) {
+  const auto in = input<T>(n);
+  const auto flags = head_flags(n, one_in);
+  const auto out = output<T>(n);
+  const bool check = first_time(key);
+  if (check) poison(out.span());
+  for (auto _ : state) {
+    parprim::segmented_inclusive_scan(policy, in.span(), flags.span(), out.span(), parprim::plus{});
+    benchmark::ClobberMemory();
+  }
+  if (check) check_segmented_scan<T>(state, in.span(), flags.span(), out.span());
+  set_counters(state, n, n * (sizeof(T) + 1), n * sizeof(T), threads);
+}
+
+void register_density(std::size_t one_in) {
+  const std::string heads = "heads:1in" + std::to_string(one_in);
+  add_seq(join({"segmented_scan/seq/int32", heads}), pow2_sizes(),
+          [=](benchmark::State& s, std::size_t n) {
+            run_segscan(s, join({"segmented_scan/seq", heads, std::to_string(n)}), parprim::seq,
+                        one_in, n, 1);
+          });
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+  add_par(join({"segmented_scan/omp/int32", heads}), pow2_sizes(), thread_counts(),
+          [=](benchmark::State& s, int t, std::size_t n) {
+            run_segscan(s,
+                        join({"segmented_scan/omp", heads, std::to_string(t), std::to_string(n)}),
+                        parprim::omp.threads(t), one_in, n, t);
+          });
+  add_par(join({"segmented_scan/omp_grain1/int32", heads}), pow2_sizes(min_log2, small_max_log2),
+          thread_counts(), [=](benchmark::State& s, int t, std::size_t n) {
+            run_segscan(
+                s, join({"segmented_scan/omp_grain1", heads, std::to_string(t), std::to_string(n)}),
+                parprim::omp.threads(t).grain(1), one_in, n, t);
+          });
+#endif
+}
+
+const bool registered = register_benchmarks([] {
+  for (const std::size_t one_in : flag_densities) register_density(one_in);
+});
+
+}  // namespace
+}  // namespace parprim_bench
