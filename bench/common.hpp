@@ -13,6 +13,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "keep.hpp"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -109,15 +111,7 @@ constexpr T random_value(std::uint64_t i) {
 
 // --- keeping results alive ------------------------------------------------------------------
 
-/// \brief Makes `value` observable (and every memory effect before it), so the computation
-/// producing it is neither dropped nor hoisted out of the timed loop. Use this, not
-/// `benchmark::DoNotOptimize(value)` on a non-const lvalue: in Google Benchmark 1.7 that
-/// overload's "+m,r" asm constraint makes GCC 12 hand back garbage for float and double
-/// results at -O1 and above; the const overload is input-only and safe.
-template <class T>
-inline void keep(const T& value) {
-  benchmark::DoNotOptimize(value);
-}
+// parprim_bench::keep(value): see keep.hpp.
 
 // --- cached buffers ------------------------------------------------------------------------
 

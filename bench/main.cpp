@@ -22,11 +22,14 @@ void add_context() {
   benchmark::AddCustomContext("parprim_version", PARPRIM_VERSION);
   benchmark::AddCustomContext("parprim_build_type", PARPRIM_BENCH_BUILD_TYPE);
   benchmark::AddCustomContext("compiler", __VERSION__);
+  std::string backends = "seq";
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-  benchmark::AddCustomContext("parprim_backends", "seq,omp");
-#else
-  benchmark::AddCustomContext("parprim_backends", "seq");
+  backends += ",omp";
 #endif
+#if defined(PARPRIM_HAS_CUDA) && PARPRIM_HAS_CUDA
+  backends += ",cuda";
+#endif
+  benchmark::AddCustomContext("parprim_backends", backends);
 #if defined(PARPRIM_BENCH_HAVE_TBB)
   benchmark::AddCustomContext("std_par", "libstdc++ PSTL on TBB");
 #else

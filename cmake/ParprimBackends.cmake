@@ -29,17 +29,6 @@ function(parprim_backend_result be found_var why_not)
   endif()
 endfunction()
 
-# A dependency that was found but whose backend this version does not have yet.
-function(parprim_backend_not_implemented be where)
-  if(parprim_built_${be})
-    if(parprim_mode_${be} STREQUAL "ON")
-      message(FATAL_ERROR "parprim: PARPRIM_WITH_${be}=ON but this version has no ${be} backend yet (${where})")
-    endif()
-    set(parprim_built_${be} 0 PARENT_SCOPE)
-    set(parprim_why_${be} "OFF (dependency found, backend not in this version yet: ${where})" PARENT_SCOPE)
-  endif()
-endfunction()
-
 function(parprim_backend_summary)
   foreach(be OPENMP MPI CUDA)
     message(STATUS "parprim: ${be} backend: ${parprim_why_${be}}")

@@ -11,6 +11,7 @@
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
+#include <parprim/backends/openmp/detail/write_sequence.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/segmented.hpp>
 #include <parprim/policy.hpp>
@@ -22,46 +23,56 @@ struct segmented_scan_impl<omp_policy> {
   template <class In, class Flag, class Out, class Op>
   static void inclusive(const omp_policy& policy, std::span<const In> in,
                         std::span<const Flag> flags, std::span<Out> out, Op op) {
+    const int team = team_for<Op, In, Out>(policy, in.size());
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e,
                                 const std::optional<flagged<Out>>& carry) {
       const bool restart = b == 0 || flags[b] || !carry;
-      Out acc = restart ? static_cast<Out>(in[b]) : carry->value;
+      const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
       std::size_t i = b;
-      if (restart) out[i++] = acc;
-      for (; i < e; ++i) {
-        acc = flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, in[i]));
-        out[i] = acc;
-      }
+      if (restart) out[i++] = first;
+      openmp::detail::write_sequence(
+          out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
+            acc = flags[k] ? static_cast<Out>(in[k]) : static_cast<Out>(op(acc, in[k]));
+            return acc;
+          });
     };
-    run<Out>(policy, in, flags, op, scan_block);
+    run<Out>(team, policy, in, flags, op, scan_block);
   }
 
   template <class In, class Flag, class Out, class Op>
   static void exclusive(const omp_policy& policy, std::span<const In> in,
                         std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
+    const int team = team_for<Op, In, Out>(policy, in.size());
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e,
                                 const std::optional<flagged<Out>>& carry) {
-      // acc = init op (the segment's elements before i)
-      Out acc = (b > 0 && carry) ? static_cast<Out>(op(init, carry->value)) : init;
-      for (std::size_t i = b; i < e; ++i) {
-        const In x = in[i];
-        if (i == 0 || flags[i]) acc = init;
-        out[i] = acc;
-        acc = static_cast<Out>(op(acc, x));
-      }
+      // acc = init op (the segment's elements before k)
+      const Out first = (b > 0 && carry) ? static_cast<Out>(op(init, carry->value)) : init;
+      openmp::detail::write_sequence(
+          out.data(), b, e, stream,
+          [acc = first, init, &in, &flags, op](std::size_t k) mutable {
+            if (k == 0 || flags[k]) acc = init;
+            const Out before = acc;
+            acc = static_cast<Out>(op(acc, in[k]));
+            return before;
+          });
     };
-    run<Out>(policy, in, flags, op, scan_block);
+    run<Out>(team, policy, in, flags, op, scan_block);
   }
 
  private:
+  template <class Op, class In, class Out>
+  static int team_for(const omp_policy& policy, std::size_t n) {
+    return openmp::detail::scan_team_size(policy, n, openmp::detail::splittable_v<Op, In, Out>);
+  }
+
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
   template <class Out, class In, class Flag, class Op, class ScanBlock>
-  static void run(const omp_policy& policy, std::span<const In> in, std::span<const Flag> flags,
-                  Op op, ScanBlock scan_block) {
+  static void run(int team, const omp_policy& policy, std::span<const In> in,
+                  std::span<const Flag> flags, Op op, ScanBlock scan_block) {
     namespace od = openmp::detail;
-    const std::size_t n = in.size();
-    const int team = od::splittable_v<Op, In, Out> ? od::team_size(policy, n) : 1;
     const auto total = [&](std::size_t b, std::size_t e) {
       std::size_t h = e;
       while (h > b && !flags[h - 1]) --h;
@@ -69,8 +80,9 @@ struct segmented_scan_impl<omp_policy> {
       const std::size_t from = h > b ? h - 1 : b;
       return flagged<Out>{od::fold_nonempty<Out>(in.data() + from, e - from, op), head};
     };
-    od::tiled_scan<flagged<Out>>(n, team, od::scan_tile(policy.grain_size(), sizeof(In)),
-                                 std::optional<flagged<Out>>{}, total, flag_op<Op>{op}, scan_block);
+    od::tiled_scan<flagged<Out>>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(In)),
+                                 std::optional<flagged<Out>>{}, total, flag_op<Op>{op},
+                                 scan_block);
   }
 };
 

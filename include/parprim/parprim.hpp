@@ -18,3 +18,11 @@
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
 #include <parprim/backends/openmp/openmp.hpp>
 #endif
+
+#if defined(PARPRIM_HAS_MPI) && PARPRIM_HAS_MPI
+#include <parprim/backends/mpi/mpi.hpp>
+#endif
+
+#if defined(PARPRIM_HAS_CUDA) && PARPRIM_HAS_CUDA
+#include <parprim/backends/cuda/cuda.hpp>
+#endif

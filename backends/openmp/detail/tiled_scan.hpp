@@ -20,11 +20,16 @@
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/policy.hpp>
 
 namespace parprim::openmp::detail {
 
 /// \brief Bytes of input per thread per round: twice fits in a core's L2 on current servers.
+#if defined(PARPRIM_OMP_SCAN_TILE_BYTES)
+inline constexpr std::size_t scan_tile_bytes = PARPRIM_OMP_SCAN_TILE_BYTES;
+#else
 inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
+#endif
 
 /// \brief Runs the three phases over `[0, n)` with `team` threads.
 /// \param carry  the carry into element 0 (empty for inclusive scans, `init` for exclusive)
@@ -66,6 +71,15 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const std::optional<C
       if (b < e) scan_block(b, e, mine);
     }
   }
+}
+
+/// \brief Threads for a scan of `n` elements. A parallel scan applies the operator about 2n
+/// times against n sequentially, so p threads gain at most p/2: scans ask twice the policy's
+/// grain per thread (docs/openmp.md has the measurement). `splittable` is false when block
+/// results cannot be formed (see fold.hpp): the scan then runs on the calling thread.
+inline int scan_team_size(const omp_policy& policy, std::size_t n, bool splittable) {
+  if (!splittable) return 1;
+  return team_size(policy, n / 2);
 }
 
 /// \brief Elements per thread per round for input elements of `in_size` bytes.

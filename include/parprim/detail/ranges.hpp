@@ -11,6 +11,7 @@
 #include <string>
 #include <type_traits>
 
+#include <parprim/device_span.hpp>
 #include <parprim/error.hpp>
 
 namespace parprim::detail {
@@ -37,6 +38,19 @@ std::span<const range_value_t<R>> as_input_span(const R& r) {
 template <writable_host_range R>
 std::span<range_value_t<R>> as_output_span(R&& r) {
   return {std::ranges::data(r), static_cast<std::size_t>(std::ranges::size(r))};
+}
+
+/// \brief Device memory stays a `device_span` (only the CUDA policy accepts it).
+template <class T>
+device_span<const T> as_input_span(const device_span<T>& s) {
+  return s;
+}
+
+/// \brief A writable device span stays one.
+template <class T>
+  requires(!std::is_const_v<T>)
+device_span<T> as_output_span(const device_span<T>& s) {
+  return s;
 }
 
 /// \brief Throws if a span of non-zero size has no data.

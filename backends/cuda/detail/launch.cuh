@@ -1,0 +1,265 @@
+#pragma once
+/// \file
+/// \brief Host side of the reduction ladder: grid sizes, temporary storage, launches, result.
+/// Written once for all rungs, in two layers:
+///
+/// - a *driver* plans one call (grid sizes, bytes of scratch) and `enqueue`s its kernels on a
+///   stream, writing the result to a device pointer, with no host synchronisation:
+///   `multi_pass` runs any shared-memory rung (1-6) pass after pass until one value is left;
+///   `single_pass` runs rung 7;
+/// - two runners wrap any driver: `run_synchronous` (what `parprim::reduce` does: lease the
+///   scratch, enqueue into a slot of it, copy the value to the host, synchronise) and
+///   `run_enqueue` (the enqueue-only entry `reduce_enqueue`: lease, enqueue into the caller's
+///   device pointer, return). Both launch through the same `enqueue`: one code path.
+
+#include <cuda_runtime.h>
+
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include <parprim/backends/cuda/detail/device_guard.hpp>
+#include <parprim/backends/cuda/detail/error.hpp>
+#include <parprim/backends/cuda/detail/reduce_entry.hpp>
+#include <parprim/backends/cuda/detail/temp_storage.hpp>
+#include <parprim/backends/cuda/kernels/reduce_tree.cuh>
+#include <parprim/backends/cuda/kernels/reduce_vectorized_single_pass.cuh>
+#include <parprim/error.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief `bytes` rounded up to a multiple of 256 (the alignment of every scratch array).
+constexpr std::size_t align256(std::size_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+
+/// \brief Throws if a grid would exceed CUDA's limit of 2^31 - 1 blocks.
+inline unsigned checked_grid(std::size_t blocks) {
+  if (blocks > static_cast<std::size_t>(INT_MAX))
+    throw invalid_argument("parprim::reduce(parprim::cuda): " + std::to_string(blocks) +
+                           " blocks exceed CUDA's grid limit");
+  return static_cast<unsigned>(blocks);
+}
+
+/// \brief Launches `kernel<<<grid, block, shared_bytes, stream>>>(args...)`, checked: the
+/// launch's own status is returned (no reliance on `cudaGetLastError`, which would also report
+/// an earlier, unrelated failure).
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), std::size_t grid, unsigned block, std::size_t shared_bytes,
+            cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(checked_grid(grid));
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = shared_bytes;
+  config.stream = stream;
+  PARPRIM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+
+/// \brief Copies the value at `device_result` to the host through the lease's pinned slot,
+/// on `stream`, and waits for it.
+template <class T>
+T fetch_result(temp_storage_lease& lease, const T* device_result, cudaStream_t stream) {
+  PARPRIM_CUDA_CHECK(
+      cudaMemcpyAsync(lease.host_slot(), device_result, sizeof(T), cudaMemcpyDeviceToHost, stream));
+  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  lease.finished_cleanly();
+  T r;
+  std::memcpy(static_cast<void*>(&r), lease.host_slot(), sizeof(T));
+  return r;
+}
+
+
+/// \brief Rungs 1-6: pass 0 reduces the n inputs to one partial per block, each later pass
+/// the partials of the one before, until one block is left; that pass combines `init` in
+/// front and writes to `out`. Partials ping-pong between two scratch arrays.
+template <class Rung, class In, class T, class Op>
+class multi_pass {
+ public:
+  static constexpr unsigned block = Rung::block_size;
+  static constexpr std::size_t shared_bytes = block * sizeof(T);
+  static_assert(shared_bytes <= 48 * 1024, "the rung's shared memory exceeds 48 KiB for this type");
+  using loader = typename Rung::loader;
+
+  /// \brief The plan for n >= 1 elements on `device`.
+  multi_pass(std::size_t n, int /*device*/)
+      : n_(n), g0_(loader::grid(n, block)), bytes_a_(align256(g0_ * sizeof(T))) {
+    const std::size_t g1 = g0_ > 1 ? loader::grid(g0_, block) : 0;
+    bytes_ = bytes_a_ + align256(g1 * sizeof(T));
+  }
+  /// \return the device scratch the passes need (256-byte aligned)
+  std::size_t scratch_bytes() const noexcept { return bytes_; }
+
+  /// \brief Enqueues every pass on `stream`; the last writes `init op fold(in)` to `*out`.
+  /// No host synchronisation. The ticket is not used.
+  void enqueue(const In* in, T init, Op op, void* scratch, unsigned* /*ticket*/, T* out,
+               cudaStream_t stream) const {
+    T* src = static_cast<T*>(scratch);
+    T* dst = reinterpret_cast<T*>(static_cast<unsigned char*>(scratch) + bytes_a_);
+    launch(reduce_tree_kernel<Rung, In, T, Op>, g0_, block, shared_bytes, stream, in, n_,
+           g0_ == 1 ? out : src, init, g0_ == 1, op);
+    for (std::size_t m = g0_; m > 1;) {
+      const std::size_t g = loader::grid(m, block);
+      launch(reduce_tree_kernel<Rung, T, T, Op>, g, block, shared_bytes, stream,
+             static_cast<const T*>(src), m, g == 1 ? out : dst, init, g == 1, op);
+      std::swap(src, dst);
+      m = g;
+    }
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t g0_;
+  std::size_t bytes_a_;
+  std::size_t bytes_ = 0;
+};
+
+/// \brief Rung 7: one launch. The grid is a few blocks per multiprocessor (fewer when n is
+/// small); each block gets one contiguous share. Uses the lease's ticket (zero when the kernel
+/// starts; the kernel's last block sets it back to zero).
+template <class In, class T, class Op>
+class single_pass {
+ public:
+  using tuning = single_pass_tuning;
+  static constexpr unsigned block = tuning::block_size;
+
+  /// \brief The plan for n >= 1 elements on `device`.
+  single_pass(std::size_t n, int device) : n_(n) {
+    const std::size_t max_grid =
+        static_cast<std::size_t>(multiprocessor_count(device)) * tuning::blocks_per_sm;
+    if constexpr (vectorizable_v<In, T, Op>) {
+      const std::size_t vectors = n / vector16<In>::size;  // upper bound of the aligned middle
+      const std::size_t round = std::size_t(block) * tuning::vectors_in_flight;
+      const std::size_t rounds = ceil_div(vectors, round);
+      grid_ = rounds < max_grid ? (rounds > 0 ? rounds : 1) : max_grid;
+      per_block_ = ceil_div(rounds, grid_) * round;
+      grid_ = vectors > 0 ? ceil_div(vectors, per_block_) : 1;
+    } else {
+      constexpr std::size_t tile = std::size_t(warp_threads) * ordered_run_v<In>;
+      per_block_ = ceil_div(ceil_div(n, max_grid), tile) * tile;
+      grid_ = ceil_div(n, per_block_);
+    }
+  }
+  /// \return the device scratch: one partial per block (256-byte aligned)
+  std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }
+
+  /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`.
+  /// No host synchronisation.
+  void enqueue(const In* in, T init, Op op, void* scratch, unsigned* ticket, T* out,
+               cudaStream_t stream) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+    if constexpr (vectorizable_v<In, T, Op>) {
+      launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op>,
+             grid_, block, 0, stream, in, n_, per_block_, s, init, identity_v<Op, T>(), op);
+    } else {
+      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, In, T, Op>, grid_, block,
+             0, stream, in, n_, per_block_, s, init, op);
+    }
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t grid_ = 1;
+  std::size_t per_block_ = 0;
+};
+
+/// \brief The synchronous call (`parprim::reduce`): `init op in[0] op ... op in[n-1]` with
+/// `Driver`, for n >= 1. The result goes to a slot behind the driver's scratch, is copied to
+/// the host and the stream is synchronised; the lease is held until then.
+template <class Driver, class In, class T, class Op>
+T run_synchronous(const launch_options& options, const In* in, std::size_t n, T init, Op op) {
+  device_guard guard(options.device);
+  check_stream(options.stream, guard.device(), "reduce");
+  check_device_pointer(in, "reduce", "the input");
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  const Driver driver(n, guard.device());
+  const std::size_t result_offset = align256(driver.scratch_bytes());
+  temp_storage_lease lease(guard.device(), options.stream, result_offset + align256(sizeof(T)),
+                           sizeof(T));
+  auto* base = static_cast<unsigned char*>(lease.device_scratch());
+  T* result = reinterpret_cast<T*>(base + result_offset);
+  driver.enqueue(in, std::move(init), op, base, lease.ticket(), result, stream);
+  return fetch_result(lease, static_cast<const T*>(result), stream);
+}
+
+/// \brief Writes `value` to `*out` (the enqueue-only reduction of an empty range).
+template <class T>
+__global__ void store_value_kernel(T* out, T value) {
+  *out = value;
+}
+
+/// \brief Whether the handle `stream` names a different stream in each host thread:
+/// `cudaStreamPerThread`, or the default handle in a translation unit built with
+/// `--default-stream per-thread`. Calls from two threads then share one temporary-storage
+/// entry (it is keyed by the handle) but not one stream order.
+inline bool per_thread_stream_handle(cudaStream_t stream) noexcept {
+  if (stream == cudaStreamPerThread) return true;
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM) || defined(__CUDART_API_PER_THREAD_DEFAULT_STREAM)
+  if (stream == nullptr) return true;
+#endif
+  return false;
+}
+
+/// \brief The enqueue-only call (`reduce_enqueue`): enqueues `init op in[0] op ... op in[n-1]`
+/// with `Driver` on the options' stream, the result written to the device pointer `out`, and
+/// returns without waiting (n == 0: a one-thread kernel stores `init`).
+///
+/// Why the scratch may be released before the work is done. The lease is a lock on the
+/// (device, stream-handle) entry of the temporary-storage cache; it is held only while the
+/// kernels are enqueued. Everything that can touch the entry's scratch and ticket afterwards
+/// is ordered behind the work already enqueued:
+/// - a later call with the same handle (from this thread or another: the lock orders the
+///   launches) enqueues on the same stream, so its kernels start after ours have finished
+///   (stream order); the partials are rewritten only then, and the ticket, which our rung-7
+///   kernel's last block sets back to zero, is zero when the next kernel starts. That is why
+///   the lease is marked clean once the launch succeeded: the next call needs no reset of the
+///   ticket. (A kernel that faults leaves the context unusable, so nothing runs after it.)
+/// - a synchronous `parprim::reduce` with the same handle is a later call on the same stream,
+///   as above; it synchronises the stream, which waits for our work too.
+/// - growing the scratch frees the old block with `cudaFree`, which synchronises the whole
+///   device (CUDA Programming Guide, "Stream-Ordered Memory Allocator": cudaMalloc/cudaFree
+///   "cause the GPU to synchronize across all executing CUDA streams"), so no enqueued kernel
+///   still reads or writes the freed block.
+/// - calls with another handle use another entry (other scratch, other ticket).
+/// Two cases break "same handle, same stream order", and for them this function waits for
+/// its work before it releases the lease (it is then synchronous, still correct):
+/// `cudaStreamPerThread` (and the default handle under `--default-stream per-thread`), which
+/// name a different stream in each thread. Not covered: destroying a stream while its work is
+/// in flight and getting the same handle back from a later cudaStreamCreate; synchronise a
+/// stream before destroying it.
+///
+/// `out` must be device (or managed, or pinned) memory outside the input; it is written once,
+/// by the last kernel. Errors of the launches raise parprim::cuda_error here; errors while the
+/// kernels run surface at the caller's next synchronisation.
+template <class Driver, class In, class T, class Op>
+void run_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
+                 Op op) {
+  device_guard guard(options.device);
+  check_stream(options.stream, guard.device(), "reduce_enqueue");
+  if (out == nullptr)
+    throw invalid_argument("parprim::reduce_enqueue: the output pointer is null");
+  check_device_pointer(out, "reduce_enqueue", "the output");
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  if (n == 0) {
+    launch(store_value_kernel<T>, 1, 1, 0, stream, out, std::move(init));
+    return;
+  }
+  if (in == nullptr)
+    throw invalid_argument("parprim::reduce_enqueue: the input is null but n = " +
+                           std::to_string(n));
+  check_device_pointer(in, "reduce_enqueue", "the input");
+  const auto in_begin = reinterpret_cast<std::uintptr_t>(in);
+  const auto out_begin = reinterpret_cast<std::uintptr_t>(out);
+  if (out_begin < in_begin + n * sizeof(In) && in_begin < out_begin + sizeof(T))
+    throw invalid_argument("parprim::reduce_enqueue: the output overlaps the input");
+
+  const Driver driver(n, guard.device());
+  temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), 0);
+  driver.enqueue(in, std::move(init), op, lease.device_scratch(), lease.ticket(), out, stream);
+  if (per_thread_stream_handle(stream)) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  lease.finished_cleanly();
+}
+
+}  // namespace parprim::detail::cuda

@@ -1,0 +1,52 @@
+#pragma once
+/// \file
+/// \brief The definitions of `parprim::detail::cuda::reduce<R, In, T, Op>` and
+/// `reduce_enqueue<R, In, T, Op>` (declared in reduce_entry.hpp): rung 7 runs the single-pass
+/// driver, rungs 1-6 the multi-pass driver with their rung struct; both entries launch through
+/// the same driver (detail/launch.cuh). Compiled by nvcc only: user .cu files include it
+/// through reduce.hpp.
+
+#if !defined(__CUDACC__)
+#error "parprim: reduce_dispatch.cuh holds CUDA kernels; compile this file with nvcc"
+#endif
+
+#include <cstddef>
+#include <utility>
+
+#include <parprim/backends/cuda/detail/launch.cuh>
+#include <parprim/backends/cuda/detail/reduce_entry.hpp>
+#include <parprim/backends/cuda/kernels/reduce_first_add_during_load.cuh>
+#include <parprim/backends/cuda/kernels/reduce_grid_stride_multiple_elements.cuh>
+#include <parprim/backends/cuda/kernels/reduce_interleaved_divergent.cuh>
+#include <parprim/backends/cuda/kernels/reduce_interleaved_strided.cuh>
+#include <parprim/backends/cuda/kernels/reduce_sequential_addressing.cuh>
+#include <parprim/backends/cuda/kernels/reduce_unrolled_last_warp.cuh>
+#include <parprim/backends/cuda/kernels/reduce_vectorized_single_pass.cuh>
+
+namespace parprim::detail::cuda {
+
+/// \brief The driver (detail/launch.cuh) of rung `R`: `single_pass` for rung 7, `multi_pass`
+/// with the rung's struct for rungs 1-6.
+template <cuda_reduce_rung R, class In, class T, class Op>
+struct reduce_driver {
+  using type = multi_pass<typename tree_rung<R>::type, In, T, Op>;
+};
+template <class In, class T, class Op>
+struct reduce_driver<cuda_reduce_rung::vectorized_single_pass, In, T, Op> {
+  using type = single_pass<In, T, Op>;
+};
+template <cuda_reduce_rung R, class In, class T, class Op>
+using reduce_driver_t = typename reduce_driver<R, In, T, Op>::type;
+
+template <cuda_reduce_rung R, class In, class T, class Op>
+T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op op) {
+  return run_synchronous<reduce_driver_t<R, In, T, Op>>(options, in, n, std::move(init), op);
+}
+
+template <cuda_reduce_rung R, class In, class T, class Op>
+void reduce_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
+                    Op op) {
+  run_enqueue<reduce_driver_t<R, In, T, Op>>(options, in, n, out, std::move(init), op);
+}
+
+}  // namespace parprim::detail::cuda

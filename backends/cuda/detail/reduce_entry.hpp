@@ -1,0 +1,100 @@
+#pragma once
+/// \file
+/// \brief The entry points of the CUDA reduction, as plain C++: their declarations, which
+/// (element, accumulator, operator) combinations the `parprim::cuda` library precompiles, and
+/// `extern template` declarations of those, so translation units compiled by g++ (and .cu
+/// files that use them) link to the library instead of instantiating kernels.
+///
+/// The definition (kernels and launches) is in detail/reduce_dispatch.cuh, which only nvcc
+/// sees. The list below is the single source: src/cuda/*.cu instantiate it.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <parprim/cuda_policy.hpp>
+#include <parprim/operators.hpp>
+
+struct CUstream_st;
+
+namespace parprim::detail::cuda {
+
+/// \brief Where a call runs: stream (nullptr: default stream) and device (-1: current).
+struct launch_options {
+  CUstream_st* stream = nullptr;
+  int device = -1;
+};
+
+/// \brief `init op in[0] op ... op in[n-1]` on the GPU with rung `R`, for n >= 1; returns after
+/// the stream was synchronised. \throws parprim::cuda_error, parprim::invalid_argument
+template <cuda_reduce_rung R, class In, class T, class Op>
+T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op op);
+
+/// \brief Enqueue only: enqueues `init op in[0] op ... op in[n-1]` with rung `R` on the
+/// options' stream and returns without waiting; the result is written to `*out` (device,
+/// managed or pinned memory, not overlapping the input) when the stream reaches it. Any n,
+/// n == 0 included (`*out = init`). The same kernels as `reduce`, which is this call into a
+/// slot of the scratch, then a copy to the host and a stream synchronisation. Consecutive
+/// calls on one stream may run back to back without waiting in between (the scratch is
+/// reused in stream order; see run_enqueue in detail/launch.cuh). Read `*out` only after
+/// synchronising with the stream. Blocks only on `cudaStreamPerThread` (and the default
+/// stream under `--default-stream per-thread`), and when the cached scratch has to grow.
+/// \throws parprim::cuda_error (a failed launch or CUDA call), parprim::invalid_argument
+/// (null or host `out`, null or host input with n > 0, `out` inside the input, a stream of
+/// another device)
+template <cuda_reduce_rung R, class In, class T, class Op>
+void reduce_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
+                    Op op);
+
+template <class T, class... U>
+inline constexpr bool one_of_v = (std::is_same_v<T, U> || ...);
+
+/// \brief Whether libparprim_cuda holds `reduce<R, In, T, Op>` and `reduce_enqueue<R, In, T,
+/// Op>` for every rung R.
+template <class In, class T, class Op>
+inline constexpr bool precompiled_reduce_v =
+    std::is_same_v<In, T>&& one_of_v<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
+                                     float, double>&& one_of_v<Op, plus, minimum, maximum>;
+
+}  // namespace parprim::detail::cuda
+
+/// \brief X(rung, T, Op) for every rung.
+#define PARPRIM_CUDA_REDUCE_FOR_RUNGS(X, T, Op) \
+  X(interleaved_divergent, T, Op)               \
+  X(interleaved_strided, T, Op)                 \
+  X(sequential_addressing, T, Op)               \
+  X(first_add_during_load, T, Op)               \
+  X(unrolled_last_warp, T, Op)                  \
+  X(grid_stride_multiple_elements, T, Op)       \
+  X(vectorized_single_pass, T, Op)
+/// \brief X(rung, T, Op) for every rung and precompiled operator, for one type.
+#define PARPRIM_CUDA_REDUCE_FOR_TYPE(X, T)                \
+  PARPRIM_CUDA_REDUCE_FOR_RUNGS(X, T, ::parprim::plus)    \
+  PARPRIM_CUDA_REDUCE_FOR_RUNGS(X, T, ::parprim::minimum) \
+  PARPRIM_CUDA_REDUCE_FOR_RUNGS(X, T, ::parprim::maximum)
+/// \brief X(rung, T, Op) for every precompiled combination (keep in step with
+/// precompiled_reduce_v and src/cuda/).
+#define PARPRIM_CUDA_REDUCE_FOR_ALL(X)           \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, std::int32_t)  \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, std::uint32_t) \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, std::int64_t)  \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, std::uint64_t) \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, float)         \
+  PARPRIM_CUDA_REDUCE_FOR_TYPE(X, double)
+
+/// \brief The signatures of one precompiled combination: the synchronous entry and the
+/// enqueue-only one.
+#define PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op)                              \
+  T parprim::detail::cuda::reduce<::parprim::cuda_reduce_rung::Rung, T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, T, Op)
+#define PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op)                                \
+  void parprim::detail::cuda::reduce_enqueue<::parprim::cuda_reduce_rung::Rung, T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, T*, T, Op)
+#define PARPRIM_CUDA_REDUCE_EXTERN(Rung, T, Op)               \
+  extern template PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op); \
+  extern template PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op);
+#define PARPRIM_CUDA_REDUCE_INSTANTIATE(Rung, T, Op)   \
+  template PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op); \
+  template PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op);
+
+PARPRIM_CUDA_REDUCE_FOR_ALL(PARPRIM_CUDA_REDUCE_EXTERN)

@@ -1,0 +1,202 @@
+#pragma once
+/// \file
+/// \brief Rung 7, the default: the whole array in ONE launch.
+///
+/// A persistent-style grid (a few blocks per multiprocessor) gives each block one contiguous
+/// share of the input. Each block folds its share, reduces it with warp shuffles
+/// (block/block_reduce.cuh) and writes one partial; the block that takes the last ticket of an
+/// atomic counter (after a `__threadfence`) folds the partials in block order, combines
+/// `init` in front, writes the result and resets the counter for the next call. No float
+/// atomics: for a given n and GPU the combination tree is fixed, so results repeat bit for bit.
+///
+/// Two block bodies:
+/// - `vectorized`: commutative operators on arithmetic types with an identity. 16-byte loads
+///   (`Unroll` of them in flight per thread, coalesced across the warp), a misaligned head
+///   and the tail of fewer than one vector done with scalar loads.
+/// - `ordered`: every other operator and type. Warps take consecutive chunks and lanes runs
+///   of consecutive elements, combined in index order: the result is the sequential left fold
+///   for any associative operator.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <parprim/backends/cuda/block/block_reduce.cuh>
+#include <parprim/backends/cuda/block/load.cuh>
+#include <parprim/operators.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief Tuning of rung 7 for Hopper (sm_90): 256 threads per block, 4 blocks per
+/// multiprocessor, 8 16-byte loads in flight per thread: 128 KiB requested per multiprocessor
+/// at a time, well above the ~30 KiB that HBM3e's bandwidth x latency asks for.
+struct single_pass_tuning {
+  static constexpr unsigned block_size = 256;
+  static constexpr unsigned blocks_per_sm = 4;
+  static constexpr unsigned vectors_in_flight = 8;
+  /// Consecutive partials per lane when the last block folds them (all loads in flight).
+  static constexpr unsigned partials_run = 4;
+};
+
+/// \brief The scratch a single-pass launch uses: one partial per block, the ticket counter
+/// (zero between calls) and the result.
+template <class T>
+struct single_pass_scratch {
+  T* partials;
+  unsigned* ticket;
+  T* result;
+};
+
+/// \brief Whether rung 7 takes the vectorized body for these types and operator.
+template <class In, class T, class Op>
+inline constexpr bool vectorizable_v =
+    is_commutative_v<Op>&& std::is_arithmetic_v<In>&& std::is_arithmetic_v<T>&&
+        has_identity_v<Op, T> &&
+    16 % sizeof(In) == 0 && std::is_same_v<std::common_type_t<In, T>, T>;
+
+/// \brief 16 bytes of `In`, loaded with one instruction.
+template <class In>
+struct alignas(16) vector16 {
+  static constexpr unsigned size = 16 / sizeof(In);
+  In v[size];
+};
+
+/// \brief A 16-byte load through the read-only path.
+template <class In>
+__device__ __forceinline__ vector16<In> load_vector(const vector16<In>* p) {
+  const uint4 raw = __ldg(reinterpret_cast<const uint4*>(p));
+  vector16<In> r;
+  memcpy(&r, &raw, sizeof(r));
+  return r;
+}
+
+/// \brief Element i of an input, converted to the accumulator type.
+template <class In, class T>
+struct converting_load {
+  const In* __restrict__ in;
+  __device__ T operator()(std::size_t i) const { return static_cast<T>(in[i]); }
+};
+
+/// \brief Element i of an array written by other blocks of this grid: read past L1 (`ld.cg`).
+template <class T>
+struct coherent_load {
+  const T* p;
+  __device__ T operator()(std::size_t i) const {
+    T r;
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+      unsigned w[sizeof(T) / 4];
+      const auto* src = reinterpret_cast<const unsigned*>(p + i);
+#pragma unroll
+      for (unsigned k = 0; k < sizeof(T) / 4; ++k) w[k] = __ldcg(src + k);
+      memcpy(&r, w, sizeof(T));
+    } else {
+      const volatile unsigned char* src = reinterpret_cast<const volatile unsigned char*>(p + i);
+      unsigned char b[sizeof(T)];
+      for (unsigned k = 0; k < sizeof(T); ++k) b[k] = src[k];
+      memcpy(&r, b, sizeof(T));
+    }
+    return r;
+  }
+};
+
+/// \brief The end of every single-pass block: publish the block's total, and in the block
+/// that finishes last fold all totals in block order and write `op(init, fold)`.
+template <unsigned BlockSize, class T, class Op>
+__device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch, T init, Op op,
+                                   T* slots) {
+  if (gridDim.x == 1) {
+    if (threadIdx.x == 0) *scratch.result = static_cast<T>(op(init, block_total));
+    return;
+  }
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    scratch.partials[blockIdx.x] = block_total;
+    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    is_last = atomicAdd(scratch.ticket, 1u) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!is_last) return;
+  __threadfence();
+  const T total = block_fold_range_ordered<BlockSize, single_pass_tuning::partials_run, T>(
+      0, gridDim.x, coherent_load<T>{scratch.partials}, op, slots);
+  if (threadIdx.x == 0) {
+    *scratch.result = static_cast<T>(op(init, total));
+    *scratch.ticket = 0;  // ready for the next launch on this stream
+  }
+}
+
+/// \brief Rung 7, vectorized body. Block b folds vectors [b * per_block, (b + 1) * per_block)
+/// of the aligned middle of the input; block 0 also folds the misaligned head and the tail.
+template <unsigned BlockSize, unsigned Unroll, class In, class T, class Op>
+__global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
+    reduce_vectorized_single_pass_kernel(const In* __restrict__ in, std::size_t n,
+                                         std::size_t per_block, single_pass_scratch<T> scratch,
+                                         T init, T identity, Op op) {
+  using vec = vector16<In>;
+  constexpr unsigned width = vec::size;
+  __shared__ warp_slots<T, BlockSize> slots;
+
+  const std::size_t misaligned = (16 - reinterpret_cast<std::uintptr_t>(in) % 16) % 16 / sizeof(In);
+  const std::size_t head = misaligned < n ? misaligned : n;
+  const vec* body = reinterpret_cast<const vec*>(in + head);
+  const std::size_t vectors = (n - head) / width;
+  const std::size_t tail = head + vectors * width;
+
+  T acc = identity;
+  const std::size_t first = std::size_t(blockIdx.x) * per_block;
+  const std::size_t last = first + per_block < vectors ? first + per_block : vectors;
+  std::size_t i = first + threadIdx.x;
+  for (; i + (Unroll - 1) * BlockSize < last; i += Unroll * BlockSize) {
+    vec x[Unroll];
+#pragma unroll
+    for (unsigned u = 0; u < Unroll; ++u) x[u] = load_vector(body + i + u * BlockSize);
+#pragma unroll
+    for (unsigned u = 0; u < Unroll; ++u)
+#pragma unroll
+      for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[u].v[k])));
+  }
+  if (i < last) {  // the block's last, partial round: predicated loads, still all in flight
+    vec x[Unroll];
+#pragma unroll
+    for (unsigned u = 0; u < Unroll; ++u)
+      if (i + u * BlockSize < last) x[u] = load_vector(body + i + u * BlockSize);
+#pragma unroll
+    for (unsigned u = 0; u < Unroll; ++u)
+      if (i + u * BlockSize < last)
+#pragma unroll
+        for (unsigned k = 0; k < width; ++k)
+          acc = static_cast<T>(op(acc, static_cast<T>(x[u].v[k])));
+  }
+  if (blockIdx.x == 0) {
+    if (threadIdx.x < head) acc = static_cast<T>(op(acc, static_cast<T>(in[threadIdx.x])));
+    if (tail + threadIdx.x < n)
+      acc = static_cast<T>(op(acc, static_cast<T>(in[tail + threadIdx.x])));
+  }
+  const T total = block_reduce_ordered<BlockSize>(acc, BlockSize, op, slots.get());
+  __syncthreads();  // the slots are reused by the last block
+  finish_single_pass<BlockSize>(total, scratch, init, op, slots.get());
+}
+
+/// \brief Rung 7, order-preserving body: block b folds elements [b * per_block,
+/// min(n, (b + 1) * per_block)) in index order (never empty).
+template <unsigned BlockSize, unsigned Run, class In, class T, class Op>
+__global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
+    reduce_ordered_single_pass_kernel(const In* __restrict__ in, std::size_t n,
+                                      std::size_t per_block, single_pass_scratch<T> scratch, T init,
+                                      Op op) {
+  __shared__ warp_slots<T, BlockSize> slots;
+  const std::size_t first = std::size_t(blockIdx.x) * per_block;
+  const std::size_t last = n - first < per_block ? n : first + per_block;
+  const T total = block_fold_range_ordered<BlockSize, Run, T>(
+      first, last, converting_load<In, T>{in}, op, slots.get());
+  __syncthreads();
+  finish_single_pass<BlockSize>(total, scratch, init, op, slots.get());
+}
+
+/// \brief Consecutive elements per lane in the ordered body: 16 bytes' worth, 1 to 8.
+template <class In>
+inline constexpr unsigned ordered_run_v =
+    sizeof(In) >= 16 ? 1u : (16 / sizeof(In) > 8 ? 8u : static_cast<unsigned>(16 / sizeof(In)));
+
+}  // namespace parprim::detail::cuda

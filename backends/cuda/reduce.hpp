@@ -1,0 +1,78 @@
+#pragma once
+/// \file
+/// \brief CUDA reduce: the host-side specialisation `reduce_impl<basic_cuda_policy<R>>`.
+///
+/// Compile-time checks live here, so they fire in plain C++ and CUDA translation units alike:
+/// host ranges are refused, reordering rungs need commutative operators, and a g++ translation
+/// unit may only use the combinations precompiled in the `parprim::cuda` library. Under nvcc
+/// the kernels are included too, so any type and device-callable operator works there.
+
+#include <span>
+#include <type_traits>
+#include <utility>
+
+#include <parprim/backends/cuda/detail/reduce_entry.hpp>
+#include <parprim/cuda_policy.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/device_span.hpp>
+#include <parprim/operators.hpp>
+
+#if defined(__CUDACC__)
+#include <parprim/backends/cuda/detail/reduce_dispatch.cuh>
+#endif
+
+namespace parprim::detail {
+
+template <class>
+inline constexpr bool cuda_always_false_v = false;
+
+template <cuda_reduce_rung R>
+struct reduce_impl<basic_cuda_policy<R>> {
+  /// \brief `init op in[0] op ... op in[n-1]` on the GPU (n == 0: `init`, no GPU work).
+  template <class In, class T, class Op>
+  static T apply(const basic_cuda_policy<R>& policy, device_span<const In> in, T init, Op op) {
+    static_assert(!cuda_reduce_reorders(R) || is_commutative_v<Op>,
+                  "parprim::reduce(parprim::cuda.reduce_kernel(...)): this rung of the ladder "
+                  "(k3 to k6) reorders operands, so it accepts only commutative operators. "
+                  "Declare the operator commutative (`static constexpr bool is_commutative = "
+                  "true;` or a parprim::operator_traits specialisation) if it is; otherwise use "
+                  "the default kernel (k7_vectorized_single_pass), k1 or k2, which keep sequence "
+                  "order.");
+    static_assert(std::is_trivially_copyable_v<In> && std::is_trivially_copyable_v<T>,
+                  "parprim::reduce(parprim::cuda, ...): element and accumulator types must be "
+                  "trivially copyable (they are copied to and from the GPU as bytes)");
+    static_assert(std::is_default_constructible_v<T> && alignof(T) <= 16,
+                  "parprim::reduce(parprim::cuda, ...): the accumulator type must be default "
+                  "constructible and aligned to at most 16 bytes");
+    static_assert(
+        std::is_constructible_v<T, const In&> && std::is_invocable_v<const Op&, const T&, const T&>,
+        "parprim::reduce(parprim::cuda, ...): the GPU combines partial results, so the "
+        "accumulator type T must be constructible from the element type and "
+        "op(T, T) must be valid");
+#if !defined(__CUDACC__)
+    static_assert(cuda::precompiled_reduce_v<In, T, Op>,
+                  "parprim::reduce(parprim::cuda, ...) from a translation unit not compiled by "
+                  "nvcc: only the combinations precompiled in the parprim::cuda library are "
+                  "available here (element type = init type = int32_t, uint32_t, int64_t, "
+                  "uint64_t, float or double, with parprim::plus, minimum or maximum). For other "
+                  "types or operators, make this a .cu file compiled by nvcc (the kernels are "
+                  "templates); the operator must then be callable on the device.");
+#endif
+    if (in.size() == 0) return init;
+    return cuda::reduce<R, In, T, Op>(cuda::launch_options{policy.stream(), policy.device_id()},
+                                      in.data(), in.size(), std::move(init), op);
+  }
+
+  /// \brief Host ranges are a compile error.
+  template <class In, class T, class Op>
+  static T apply(const basic_cuda_policy<R>&, std::span<const In>, T init, Op) {
+    static_assert(cuda_always_false_v<In>,
+                  "parprim::reduce(parprim::cuda, ...) reads device memory: pass a "
+                  "parprim::device_span<T> (e.g. parprim::device_buffer<T>::span()), not a host "
+                  "range. Copy the data to the GPU first, or use a host policy (parprim::seq, "
+                  "parprim::omp).");
+    return init;
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,31 @@
+#pragma once
+/// \file
+/// \brief Warp shuffles for any trivially copyable type, moved as 32-bit words.
+
+#include <cstring>
+#include <type_traits>
+
+namespace parprim::detail::cuda {
+
+/// \brief Threads in a warp.
+inline constexpr unsigned warp_threads = 32;
+/// \brief Every lane of the warp takes part.
+inline constexpr unsigned full_warp_mask = 0xffffffffu;
+
+/// \brief The value `v` of lane `lane + delta` (the caller's own value where that lane is past
+/// the end of the warp). Every lane of the warp must call it.
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& v, unsigned delta) {
+  static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
+  constexpr unsigned words = (sizeof(T) + 3) / 4;
+  unsigned w[words];
+  w[words - 1] = 0;  // the padding bytes of the last word
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_down_sync(full_warp_mask, w[i], delta);
+  T r = v;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+}  // namespace parprim::detail::cuda

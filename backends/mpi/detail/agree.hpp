@@ -1,0 +1,63 @@
+#pragma once
+/// \file
+/// \brief Cross-rank agreement on the arguments. The front end validates arguments on each
+/// rank before calling a backend; a rank whose arguments are invalid would throw alone while
+/// the others block in the primitive's collective. The MPI entry points (the `parprim::reduce`
+/// ... overloads for `mpi_policy` in reduce.hpp, scan.hpp, segmented_scan.hpp) therefore run
+/// the same checks, then agree on the outcome with one `MPI_Allreduce` of three ints, so every
+/// rank throws or none does. The same exchange checks that all ranks name the same root.
+
+#include <mpi.h>
+
+#include <exception>
+#include <string>
+
+#include <parprim/backends/mpi/detail/comm.hpp>
+#include <parprim/backends/mpi/detail/error.hpp>
+#include <parprim/backends/mpi/policy.hpp>
+#include <parprim/error.hpp>
+
+namespace parprim::mpi_detail {
+
+/// \brief Runs `checks()` on every rank; if it threw `parprim::error` on any rank, every rank
+/// throws: the failing ranks their own exception, the others `parprim::invalid_argument`
+/// naming the first failing rank and its message. Collective over the policy's communicator.
+template <class Local, class Checks>
+void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks checks) {
+  std::exception_ptr failure;
+  std::string message;
+  try {
+    checks();
+  } catch (const parprim::error& e) {
+    failure = std::current_exception();
+    message = e.what();
+  }
+  const context ctx = make_context(policy.communicator());
+  const int root = policy.root_rank().value_or(-1);
+  if (ctx.size > 1 && policy.collective_checks_enabled()) {
+    // {first failing rank as size - rank (0: none), max root, -min root}
+    int v[3] = {failure ? ctx.size - ctx.rank : 0, root, -root};
+    PARPRIM_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, ctx.comm));
+    if (v[0] > 0) {
+      const int first = ctx.size - v[0];
+      int len = static_cast<int>(message.size());
+      PARPRIM_MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, first, ctx.comm));
+      message.resize(static_cast<std::size_t>(len));
+      PARPRIM_MPI_CHECK(MPI_Bcast(message.data(), len, MPI_CHAR, first, ctx.comm));
+      if (failure) std::rethrow_exception(failure);
+      throw invalid_argument(std::string("parprim::") + fn + ": invalid arguments on rank " +
+                             std::to_string(first) + ": " + message);
+    }
+    if (v[1] != -v[2])
+      throw invalid_argument(std::string("parprim::") + fn +
+                             ": the ranks passed different mpi(comm).root(r) options");
+  } else if (failure) {
+    std::rethrow_exception(failure);
+  }
+  if (root >= ctx.size)
+    throw invalid_argument(std::string("parprim::") + fn + ": mpi(comm).root(" +
+                           std::to_string(root) + ") but the communicator has " +
+                           std::to_string(ctx.size) + " ranks");
+}
+
+}  // namespace parprim::mpi_detail

@@ -1,0 +1,74 @@
+#pragma once
+/// \file
+/// \brief The per-rank work, expressed with the local policy's own primitives (so it runs on
+/// that policy's threads or device): a block's fold, and a scan that starts from a carry-in.
+
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <type_traits>
+
+#include <parprim/detail/dispatch.hpp>
+
+namespace parprim::mpi_detail {
+
+/// \brief Readable errors for types the distributed algorithms cannot combine: a block's
+/// partial result starts from its first element converted to `T` and partials are combined
+/// with `op(T, T)`.
+template <class In, class T, class Op>
+constexpr void require_combinable() {
+  static_assert(std::is_constructible_v<T, const In&>,
+                "parprim::mpi: the accumulator type must be constructible from the element "
+                "type (each rank folds its block starting from its first element)");
+  static_assert(std::is_invocable_v<const Op&, const T&, const T&>,
+                "parprim::mpi: the operator must accept two accumulators, op(T, T) (per-rank "
+                "partials are combined across ranks)");
+  static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
+                "parprim::mpi: the accumulator type must be trivially copyable and "
+                "default-constructible to travel between ranks");
+}
+
+/// \brief `in[0] op in[1] op ... op in[n-1]` as a `T` (n >= 1), with the local policy.
+template <class T, class Local, class In, class Op>
+T fold_block(const Local& local, std::span<const In> in, const Op& op) {
+  return detail::reduce_impl<Local>::apply(local, in.subspan(1), static_cast<T>(in[0]), op);
+}
+
+/// \brief `out[i] = carry op in[0] op ... op in[i]` (no carry: a plain inclusive scan), with the
+/// local policy's scans; `out` is `in` or disjoint from it.
+/// - no carry: the local inclusive scan;
+/// - in place (same type): out[0] = carry op in[0], then the local inclusive scan of out;
+/// - disjoint: the local exclusive scan of in[1..n) into out[0..n-1) with init carry op in[0]
+///   yields out[i] = carry op in[0..i] for i < n-1; the last element is one more step.
+/// Each reads the block once and writes it once.
+template <class Local, class In, class Out, class Op>
+void inclusive_from(const Local& local, std::span<const In> in, std::span<Out> out,
+                    const std::optional<Out>& carry, const Op& op) {
+  using scan = detail::scan_impl<Local>;
+  const std::size_t n = in.size();
+  if (n == 0) return;
+  if (!carry) {
+    scan::inclusive(local, in, out, op);
+    return;
+  }
+  const bool in_place = static_cast<const void*>(in.data()) == static_cast<const void*>(out.data());
+  if (in_place && !std::is_same_v<In, Out>) {  // same width, different type: scan, then fix up
+    scan::inclusive(local, in, out, op);
+    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(*carry, out[i]));
+    return;
+  }
+  const Out first = static_cast<Out>(op(*carry, in[0]));
+  if (in_place) {
+    out[0] = first;
+    scan::inclusive(local, std::span<const Out>(out.data(), n), out, op);
+    return;
+  }
+  if (n == 1) {
+    out[0] = first;
+    return;
+  }
+  scan::exclusive(local, in.subspan(1), out.first(n - 1), first, op);
+  out[n - 1] = static_cast<Out>(op(out[n - 2], in[n - 1]));
+}
+
+}  // namespace parprim::mpi_detail

@@ -1,0 +1,100 @@
+#pragma once
+/// \file
+/// \brief Distributed inclusive and exclusive scan, reduce-then-scan:
+/// 1. each rank folds its block with the local policy (the last rank skips this: nobody needs
+///    its total);
+/// 2. `MPI_Exscan` of the block totals gives each rank the fold of everything to its left
+///    (rank 0's undefined receive buffer is never read; ranks without elements contribute
+///    nothing);
+/// 3. each rank scans its block with the local policy, starting from that carry (for an
+///    exclusive scan: init op carry), in sequence order, so non-commutative operators work.
+/// The carry enters the local scan instead of being combined into every element afterwards:
+/// the block is read twice and written once (a scan followed by a fix-up pass reads twice and
+/// writes twice), and all per-element work runs on the local policy.
+/// T_P = 2 n/p + one MPI_Exscan of a scalar.
+
+#include <optional>
+#include <span>
+#include <utility>
+
+#include <parprim/backends/mpi/detail/agree.hpp>
+#include <parprim/backends/mpi/detail/collectives.hpp>
+#include <parprim/backends/mpi/detail/local.hpp>
+#include <parprim/backends/mpi/policy.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/ranges.hpp>
+#include <parprim/scan.hpp>
+
+namespace parprim {
+
+namespace detail {
+
+template <class Local>
+struct scan_impl<mpi_policy<Local>> {
+  template <class In, class Out, class Op>
+  static void inclusive(const mpi_policy<Local>& policy, std::span<const In> in, std::span<Out> out,
+                        Op op) {
+    const std::optional<Out> carry = carry_in<Out>(policy, in, op);
+    mpi_detail::inclusive_from(policy.local_policy(), in, out, carry, op);
+  }
+
+  template <class In, class Out, class Op>
+  static void exclusive(const mpi_policy<Local>& policy, std::span<const In> in, std::span<Out> out,
+                        Out init, Op op) {
+    const std::optional<Out> carry = carry_in<Out>(policy, in, op);
+    const Out start = carry ? static_cast<Out>(op(init, *carry)) : init;
+    scan_impl<Local>::exclusive(policy.local_policy(), in, out, start, op);
+  }
+
+ private:
+  /// The fold of the blocks of the ranks to the left (empty if there are none with elements).
+  template <class Out, class In, class Op>
+  static std::optional<Out> carry_in(const mpi_policy<Local>& policy, std::span<const In> in,
+                                     const Op& op) {
+    namespace md = mpi_detail;
+    md::require_combinable<In, Out, Op>();
+    const md::context ctx = md::make_context(policy.communicator());
+    std::optional<Out> total;
+    if (!in.empty() && ctx.rank + 1 < ctx.size)
+      total = md::fold_block<Out>(policy.local_policy(), in, op);
+    return md::exscan_across(ctx, total, op);
+  }
+};
+
+}  // namespace detail
+
+/// \brief parprim::inclusive_scan on a communicator: each rank's `out` receives the inclusive
+/// scan of the global sequence (the concatenation of the ranks' `in` in rank order) at its
+/// block's positions. Collective; `out` may be `in`. Blocks may be empty on any rank.
+/// \par Errors  parprim::invalid_argument on EVERY rank if any rank's arguments are invalid,
+///   before anything is written; parprim::mpi_error if MPI fails.
+/// \par Determinism  Integer results equal the sequential scan; floating-point results are
+///   within the bound of docs/guide.md and repeat for the same rank count, local configuration,
+///   MPI library and input.
+template <class Local, class InputRange, class OutputRange, class BinaryOp = plus>
+void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, OutputRange&& out,
+                    BinaryOp op = {}) {
+  using impl = detail::scan_impl<mpi_policy<Local>>;
+  const auto input = detail::as_input_span(in);
+  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  mpi_detail::agree_on_arguments(policy, "inclusive_scan",
+                                 [&] { detail::check_scan_args(input, output, "inclusive_scan"); });
+  impl::inclusive(policy, input, output, op);
+}
+
+/// \brief parprim::exclusive_scan on a communicator: `init` sits at the start of the global
+/// sequence (only the first element of the lowest non-empty rank receives `init` alone).
+/// `init` should be the same on every rank. Otherwise as the inclusive scan above.
+template <class Local, class InputRange, class OutputRange, class T, class BinaryOp = plus>
+void exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, OutputRange&& out,
+                    T init, BinaryOp op = {}) {
+  using impl = detail::scan_impl<mpi_policy<Local>>;
+  const auto input = detail::as_input_span(in);
+  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  mpi_detail::agree_on_arguments(policy, "exclusive_scan",
+                                 [&] { detail::check_scan_args(input, output, "exclusive_scan"); });
+  using acc_t = std::remove_cvref_t<decltype(output[0])>;
+  impl::exclusive(policy, input, output, static_cast<acc_t>(std::move(init)), op);
+}
+
+}  // namespace parprim

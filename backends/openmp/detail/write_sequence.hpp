@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// \brief Writes a scan's output in order, with non-temporal (streaming) stores for large
+/// outputs of 4- and 8-byte arithmetic types on x86-64. A normal store first reads the line it
+/// writes (read for ownership): a scan then moves 3 bytes per output byte through memory; a
+/// streaming store skips that read and leaves the cache to the input, so 2.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace parprim::openmp::detail {
+
+/// \brief Outputs at least this large (bytes, whole call) are written with streaming stores:
+/// they cannot stay in the last-level cache anyway. Smaller ones stay cached for the caller.
+#if defined(PARPRIM_OMP_STREAM_THRESHOLD_BYTES)
+inline constexpr std::size_t stream_threshold_bytes = PARPRIM_OMP_STREAM_THRESHOLD_BYTES;
+#else
+inline constexpr std::size_t stream_threshold_bytes = std::size_t{128} << 20;
+#endif
+
+/// \brief Streaming pays only when several threads share the memory bus and the output is too
+/// large to stay cached; one thread is latency-bound and writes through the cache.
+inline bool use_streaming(int team, std::size_t out_bytes) {
+  return team > 1 && out_bytes >= stream_threshold_bytes;
+}
+
+template <class T>
+inline constexpr bool streamable_v =
+#if defined(__SSE2__)
+    std::is_arithmetic_v<T> && (sizeof(T) == 4 || sizeof(T) == 8);
+#else
+    false;
+#endif
+
+/// \brief `out[i] = next(i)` for i in [b, e), in increasing i. `next` may read the input at
+/// index i (in-place scans): a 64-byte group is computed before any of it is stored.
+/// \param stream  use streaming stores (see stream_threshold_bytes); ends with a store fence
+template <class Out, class Next>
+void write_sequence(Out* out, std::size_t b, std::size_t e, bool stream, Next next) {
+  std::size_t i = b;
+#if defined(__SSE2__)
+  if constexpr (streamable_v<Out>) {
+    if (stream) {
+      constexpr std::size_t group = 64 / sizeof(Out);
+      for (; i < e && reinterpret_cast<std::uintptr_t>(out + i) % 64 != 0; ++i) out[i] = next(i);
+      for (; i + group <= e; i += group) {
+        alignas(64) Out buf[group];
+        for (std::size_t j = 0; j < group; ++j) buf[j] = next(i + j);
+        auto* dst = reinterpret_cast<__m128i*>(out + i);
+        const auto* src = reinterpret_cast<const __m128i*>(buf);
+        for (std::size_t k = 0; k < 4; ++k) _mm_stream_si128(dst + k, _mm_load_si128(src + k));
+      }
+      for (; i < e; ++i) out[i] = next(i);
+      _mm_sfence();
+      return;
+    }
+  }
+#else
+  static_cast<void>(stream);
+#endif
+  for (; i < e; ++i) out[i] = next(i);
+}
+
+}  // namespace parprim::openmp::detail

@@ -1,0 +1,358 @@
+/// \file
+/// \brief Device-time benchmarks: how long the GPU works on one reduction, without the host
+/// round trip that the synchronous API (bench/cuda/ladder.cpp, cub_thrust.cu) pays for its
+/// result. Names (see cuda_bench.hpp):
+///
+///   reduce/cuda_k1_interleaved_divergent_device/<type>/n:<N>/manual_time ... cuda_k7_..._device
+///   reduce/cub_device_reduce_sum_device/<type>/n:<N>/manual_time
+///   reduce/cub_device_reduce_device/<type>/n:<N>/manual_time
+///   roof/cuda_copy_d2d_device/<type>/n:<N>/manual_time
+///
+/// Method. Each timed iteration is, on the bench stream:
+///
+///   gate kernel (spins until the host opens it) | start event | the reduction's kernels,
+///   result left in device memory | stop event
+///
+/// and the host opens the gate only after it has enqueued everything up to the stop event.
+/// So the two events bracket exactly the enqueued device work, back to back on the GPU: no
+/// host synchronisation, no result copy and no host-side launch overhead inside the bracket
+/// (host work between two launches would otherwise show up as idle GPU time, which is what
+/// the synchronous benchmarks measure). Same rotated inputs, sizes, types, warm-up and
+/// repetitions as the synchronous benchmarks. The parprim rungs run through the enqueue-only
+/// entry `parprim::detail::cuda::reduce_enqueue` (the same kernels and launches as
+/// `parprim::reduce`); CUB through `cub::DeviceReduce::Sum` / `Reduce` with temporary storage
+/// allocated once, outside the timing. The result is checked outside the timed loop, before
+/// and after it. Counter `gate_timeouts`: iterations in which the gate gave up waiting for
+/// the host (then that iteration's time includes host time; it should be 0).
+///
+/// Thrust is absent: `thrust::reduce` returns its result to the host, so it has no
+/// device-only form.
+
+#include <cuda_runtime.h>
+
+#include <cub/device/device_reduce.cuh>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include <parprim/backends/cuda/detail/reduce_dispatch.cuh>
+#include <parprim/backends/cuda/detail/reduce_entry.hpp>
+#include <parprim/cuda_policy.hpp>
+#include <parprim/operators.hpp>
+
+#include "cuda_bench.hpp"
+
+namespace parprim_bench::cuda {
+namespace {
+
+/// \brief The nanosecond global timer.
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+/// \brief Holds its stream until `*open != 0` (host-mapped memory written by the host) or
+/// `timeout_ns` have passed; counts a timeout in `*timeouts`.
+__global__ void gate_kernel(const volatile int* open, volatile int* timeouts,
+                            unsigned long long timeout_ns) {
+  const unsigned long long t0 = global_ns();
+  while (*open == 0) {
+    if (global_ns() - t0 > timeout_ns) {
+      *timeouts = *timeouts + 1;
+      return;
+    }
+    __nanosleep(200);
+  }
+}
+
+/// \brief A gate on a stream: `close` enqueues the gate kernel, `open` releases it.
+class stream_gate {
+ public:
+  stream_gate() {
+    void* host = nullptr;
+    void* device = nullptr;
+    if (cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped) != cudaSuccess) return;
+    if (cudaHostGetDevicePointer(&device, host, 0) != cudaSuccess) {
+      cudaFreeHost(host);
+      return;
+    }
+    host_ = static_cast<volatile int*>(host);
+    device_ = static_cast<volatile int*>(device);
+    host_[0] = 0;
+    host_[1] = 0;
+  }
+  ~stream_gate() {
+    if (host_) cudaFreeHost(const_cast<int*>(host_));
+  }
+  stream_gate(const stream_gate&) = delete;
+  stream_gate& operator=(const stream_gate&) = delete;
+
+  bool ok() const { return host_ != nullptr; }
+  /// \brief Call only when no gate kernel is pending on any stream (the previous one opened
+  /// and waited for).
+  bool close(cudaStream_t stream) {
+    host_[0] = 0;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    gate_kernel<<<1, 1, 0, stream>>>(device_, device_ + 1, timeout_ns);
+    return cudaGetLastError() == cudaSuccess;
+  }
+  void open() {
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    host_[0] = 1;
+  }
+  /// \return the timeouts counted so far (read after a synchronisation)
+  int timeouts() const { return host_[1]; }
+
+ private:
+  static constexpr unsigned long long timeout_ns = 200'000'000;  // 0.2 s
+  volatile int* host_ = nullptr;
+  volatile int* device_ = nullptr;
+};
+
+stream_gate& gate() {
+  static stream_gate g;
+  return g;
+}
+
+/// \brief Device memory for one benchmark's output, freed at scope exit.
+struct device_out {
+  void* p = nullptr;
+  explicit device_out(std::size_t bytes) {
+    if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
+  }
+  ~device_out() {
+    if (p) cudaFree(p);
+  }
+  device_out(const device_out&) = delete;
+  device_out& operator=(const device_out&) = delete;
+};
+
+/// \brief Times `enqueue(x, out)` (device work only, see the file comment) over the rotated
+/// inputs. `check(out)` runs after a synchronisation, outside the timed loop (before and
+/// after it) and returns an error message or "". `out_bytes`: the output's size.
+template <class T, class Enqueue, class Check>
+void run_device(benchmark::State& state, std::size_t n, std::size_t out_bytes, double traffic,
+                Enqueue enqueue, Check check) {
+  if (!have_gpu()) {
+    state.SkipWithError("no GPU");
+    return;
+  }
+  stream_gate& g = gate();
+  if (!g.ok()) {
+    state.SkipWithError("cudaHostAlloc (mapped) failed");
+    return;
+  }
+  const auto& in = inputs_for<T>(n);
+  const cudaStream_t stream = bench_stream();
+  device_out out(out_bytes);
+  if (!out.p) {
+    state.SkipWithError("cudaMalloc failed");
+    return;
+  }
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::size_t next = 0;
+  std::string error;
+  // Warm-up (grows the cached scratch: that may synchronise, so never behind a closed gate).
+  for (int w = 0; w < 3; ++w) enqueue(in.buffers[next++ % in.buffers.size()], out.p);
+  cudaMemsetAsync(out.p, 0xA5, out_bytes, stream);  // poison: the check sees this call's result
+  enqueue(in.buffers[0], out.p);
+  if (cudaStreamSynchronize(stream) != cudaSuccess)
+    error = std::string("CUDA error: ") + cudaGetErrorString(cudaGetLastError());
+  else
+    error = check(out.p);
+  const int timeouts_before = g.timeouts();
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+  } else {
+    for (auto _ : state) {
+      const T* x = in.buffers[next++ % in.buffers.size()];
+      if (!g.close(stream)) {
+        error = "gate kernel launch failed";
+        state.SkipWithError(error.c_str());
+        break;
+      }
+      cudaEventRecord(start, stream);
+      enqueue(x, out.p);
+      cudaEventRecord(stop, stream);
+      g.open();
+      cudaEventSynchronize(stop);
+      float ms = 0;
+      cudaEventElapsedTime(&ms, start, stop);
+      state.SetIterationTime(static_cast<double>(ms) * 1e-3);
+    }
+    if (error.empty()) {
+      if (cudaStreamSynchronize(stream) != cudaSuccess)
+        error = std::string("CUDA error: ") + cudaGetErrorString(cudaGetLastError());
+      else
+        error = check(out.p);  // the last timed call's result
+      if (!error.empty()) state.SkipWithError(error.c_str());
+    }
+  }
+  const auto it = static_cast<std::int64_t>(state.iterations());
+  state.SetItemsProcessed(it * static_cast<std::int64_t>(n));
+  state.SetBytesProcessed(it * static_cast<std::int64_t>(n * sizeof(T)));
+  state.counters["traffic"] =
+      benchmark::Counter(traffic, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["gate_timeouts"] = static_cast<double>(g.timeouts() - timeouts_before);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
+
+/// \brief A check that `*out` (one T in device memory) is the exact sum of the inputs.
+template <class T>
+auto sum_check(std::int64_t sum) {
+  return [sum](const void* out) -> std::string {
+    T r{};
+    if (cudaMemcpy(&r, out, sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
+      return "cudaMemcpy of the result failed";
+    if (static_cast<std::int64_t>(r) != sum || static_cast<T>(sum) != r)
+      return "wrong result " + std::to_string(r) + ", expected " + std::to_string(sum);
+    return "";
+  };
+}
+
+template <class T>
+void run_reduce_device_sum(benchmark::State& state, std::size_t n,
+                           void (*enqueue)(const T*, std::size_t, T*)) {
+  if (!have_gpu()) {
+    state.SkipWithError("no GPU");
+    return;
+  }
+  const std::int64_t sum = inputs_for<T>(n).sum;
+  run_device<T>(
+      state, n, sizeof(T), static_cast<double>(n * sizeof(T)),
+      [n, enqueue](const T* x, void* out) { enqueue(x, n, static_cast<T*>(out)); },
+      sum_check<T>(sum));
+}
+
+// --- parprim: every rung, through the enqueue-only entry ------------------------------------
+
+template <class T, parprim::cuda_reduce_rung R>
+void parprim_enqueue(const T* x, std::size_t n, T* out) {
+  parprim::detail::cuda::reduce_enqueue<R, T, T, parprim::plus>(
+      parprim::detail::cuda::launch_options{bench_stream(), -1}, x, n, out, T(0), parprim::plus{});
+}
+
+template <class T, parprim::cuda_reduce_rung R>
+void add_rung_device() {
+  add(std::string("reduce/cuda_") + parprim::cuda_reduce_name(R) + "_device/" + type_name<T>(),
+      [](benchmark::State& state, std::size_t n) {
+        run_reduce_device_sum<T>(state, n, &parprim_enqueue<T, R>);
+      });
+}
+
+template <class T>
+void add_ladder_device() {
+  using r = parprim::cuda_reduce_rung;
+  add_rung_device<T, r::interleaved_divergent>();
+  add_rung_device<T, r::interleaved_strided>();
+  add_rung_device<T, r::sequential_addressing>();
+  add_rung_device<T, r::first_add_during_load>();
+  add_rung_device<T, r::unrolled_last_warp>();
+  add_rung_device<T, r::grid_stride_multiple_elements>();
+  add_rung_device<T, r::vectorized_single_pass>();
+}
+
+// --- CUB -------------------------------------------------------------------------------------
+
+/// \brief CUB's temporary storage, grown on demand (outside the timing: the warm-up grows it).
+struct cub_temp {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  void* reserve(std::size_t want) {
+    if (want > bytes) {
+      cudaFree(p);
+      p = nullptr;
+      bytes = 0;
+      if (cudaMalloc(&p, want) == cudaSuccess) bytes = want;
+    }
+    return p;
+  }
+};
+
+cub_temp& cub_storage() {
+  static cub_temp s;
+  return s;
+}
+
+struct plus_op {
+  template <class T>
+  __host__ __device__ T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
+};
+
+template <class T>
+void cub_sum_enqueue(const T* x, std::size_t n, T* out) {
+  std::size_t bytes = 0;
+  cub::DeviceReduce::Sum(nullptr, bytes, x, out, n, bench_stream());
+  cub::DeviceReduce::Sum(cub_storage().reserve(bytes), bytes, x, out, n, bench_stream());
+}
+
+template <class T>
+void cub_reduce_enqueue(const T* x, std::size_t n, T* out) {
+  std::size_t bytes = 0;
+  cub::DeviceReduce::Reduce(nullptr, bytes, x, out, n, plus_op{}, T(0), bench_stream());
+  cub::DeviceReduce::Reduce(cub_storage().reserve(bytes), bytes, x, out, n, plus_op{}, T(0),
+                            bench_stream());
+}
+
+template <class T>
+void add_cub_device() {
+  const std::string t = type_name<T>();
+  add("reduce/cub_device_reduce_sum_device/" + t, [](benchmark::State& state, std::size_t n) {
+    run_reduce_device_sum<T>(state, n, &cub_sum_enqueue<T>);
+  });
+  add("reduce/cub_device_reduce_device/" + t, [](benchmark::State& state, std::size_t n) {
+    run_reduce_device_sum<T>(state, n, &cub_reduce_enqueue<T>);
+  });
+}
+
+// --- the copy roof, device time --------------------------------------------------------------
+
+template <class T>
+void add_copy_device() {
+  add(std::string("roof/cuda_copy_d2d_device/") + type_name<T>(),
+      [](benchmark::State& state, std::size_t n) {
+        if (!have_gpu()) {
+          state.SkipWithError("no GPU");
+          return;
+        }
+        const T* first = inputs_for<T>(n).buffers[0];
+        run_device<T>(
+            state, n, n * sizeof(T), 2.0 * static_cast<double>(n * sizeof(T)),
+            [n](const T* x, void* out) {
+              cudaMemcpyAsync(out, x, n * sizeof(T), cudaMemcpyDeviceToDevice, bench_stream());
+            },
+            [first, n](const void* out) -> std::string {
+              // The check call copied buffer 0 (and the last timed call some buffer: all are
+              // identical): compare the last element, which a partial copy would miss.
+              T a{}, b{};
+              if (cudaMemcpy(&a, static_cast<const T*>(out) + (n - 1), sizeof(T),
+                             cudaMemcpyDeviceToHost) != cudaSuccess ||
+                  cudaMemcpy(&b, first + (n - 1), sizeof(T), cudaMemcpyDeviceToHost) !=
+                      cudaSuccess)
+                return "cudaMemcpy failed";
+              return a == b ? "" : "the copy's last element differs";
+            });
+      });
+}
+
+const bool registered = register_benchmarks([] {
+  add_ladder_device<std::int32_t>();
+  add_ladder_device<float>();
+  add_ladder_device<double>();
+  add_cub_device<std::int32_t>();
+  add_cub_device<float>();
+  add_cub_device<double>();
+  add_copy_device<std::int32_t>();
+  add_copy_device<float>();
+  add_copy_device<double>();
+});
+
+}  // namespace
+}  // namespace parprim_bench::cuda

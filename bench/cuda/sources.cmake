@@ -1,0 +1,13 @@
+# The CUDA benchmarks' sources, for parprim-bench. bench/CMakeLists.txt, after
+# add_executable(parprim-bench ...):
+#   if(TARGET parprim::cuda)
+#     include(cuda/sources.cmake)
+#     target_sources(parprim-bench PRIVATE ${parprim_cuda_bench_sources})
+#     target_link_libraries(parprim-bench PRIVATE parprim_cuda_project_options)
+#   endif()
+set(parprim_cuda_bench_sources
+  ${CMAKE_CURRENT_LIST_DIR}/inputs.cu
+  ${CMAKE_CURRENT_LIST_DIR}/ladder.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cub_thrust.cu
+  ${CMAKE_CURRENT_LIST_DIR}/device_time.cu
+  ${CMAKE_CURRENT_LIST_DIR}/copy_roof.cpp)

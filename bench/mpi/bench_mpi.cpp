@@ -1,0 +1,364 @@
+/// \file
+/// \brief parprim-bench-mpi: the MPI backend against raw MPI, under mpirun.
+///
+/// Every rank runs the same benchmarks with the same fixed iteration counts; each iteration is
+/// timed between a barrier and the end of the call on each rank, and the reported time is the
+/// maximum over the ranks (MPI_Allreduce), as manual time. Rank 0 reports; the other ranks
+/// print nothing and never write --benchmark_out.
+///
+/// Names: mpi/<primitive>/<competitor>/<type>/<strong|weak>/ranks:<p>/n:<global n>
+/// - strong scaling: n = 2^28 in total (PARPRIM_BENCH_MPI_STRONG_LOG2), split evenly;
+/// - weak scaling: 2^24 per rank (PARPRIM_BENCH_MPI_WEAK_LOG2).
+/// Competitors (each rank's local part runs on parprim::seq: one rank per core):
+/// - parprim: parprim::mpi(comm).local(parprim::seq) with a built-in operator (predefined
+///   datatype and MPI operation);
+/// - parprim_user_op: the same sum as a user functor (user MPI_Op, carried as {value, has});
+/// - parprim_derived: the same sum on a one-field struct described with PARPRIM_MPI_STRUCT;
+/// - raw_*: hand-written MPI: the local loop plus one MPI_Allreduce / MPI_Exscan of a scalar,
+///   with MPI_SUM (raw), a user MPI_Op (raw_user_op) or a derived datatype (raw_derived);
+///   for scans raw_bound is local scan + MPI_Exscan without applying the carry (a lower bound,
+///   not a correct distributed scan) and raw_textbook the local scan, MPI_Exscan and fix-up
+///   pass of the lecture notes.
+
+#include <mpi.h>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <parprim/parprim.hpp>
+
+namespace bench {
+
+struct boxed {
+  std::int32_t v;
+  friend boxed operator+(boxed a, boxed b) { return {a.v + b.v}; }
+};
+
+/// The built-in sum as a user functor: parprim cannot map it to MPI_SUM.
+struct user_plus {
+  static constexpr bool is_commutative = true;
+  template <class T>
+  T operator()(const T& a, const T& b) const {
+    return static_cast<T>(a + b);
+  }
+};
+
+}  // namespace bench
+
+PARPRIM_MPI_STRUCT(bench::boxed, v);
+
+namespace bench {
+namespace {
+
+int g_rank = 0;
+int g_size = 1;
+
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
+}
+
+// --- raw MPI helpers --------------------------------------------------------------------------
+
+void raw_sum_int(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const std::int32_t*>(in);
+  auto* b = static_cast<std::int32_t*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] += a[i];
+}
+MPI_Op raw_user_sum() {
+  static MPI_Op op = [] {
+    MPI_Op o;
+    MPI_Op_create(&raw_sum_int, 1, &o);
+    return o;
+  }();
+  return op;
+}
+MPI_Datatype raw_boxed_type() {
+  static MPI_Datatype t = [] {
+    int len = 1;
+    MPI_Aint disp = 0;
+    MPI_Datatype type = MPI_INT32_T;
+    MPI_Datatype s;
+    MPI_Datatype r;
+    MPI_Type_create_struct(1, &len, &disp, &type, &s);
+    MPI_Type_create_resized(s, 0, sizeof(boxed), &r);
+    MPI_Type_free(&s);
+    MPI_Type_commit(&r);
+    return r;
+  }();
+  return t;
+}
+
+struct flagged_int {
+  std::int32_t value;
+  std::int32_t head;
+};
+void raw_flag_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* a = static_cast<const flagged_int*>(in);
+  auto* b = static_cast<flagged_int*>(inout);
+  for (int i = 0; i < *len; ++i)
+    if (!b[i].head) b[i] = {a[i].value + b[i].value, a[i].head};
+}
+MPI_Op raw_segmented_op() {
+  static MPI_Op op = [] {
+    MPI_Op o;
+    MPI_Op_create(&raw_flag_op, 0, &o);
+    return o;
+  }();
+  return op;
+}
+
+// --- timing and registration --------------------------------------------------------------------
+
+/// Times `body()` as described in the file comment.
+template <class Body>
+void timed(benchmark::State& state, std::size_t global_n, std::size_t elem_bytes, Body body) {
+  for (auto _ : state) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    body();
+    double t = MPI_Wtime() - t0;
+    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    state.SetIterationTime(t);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(global_n * elem_bytes));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
+                          static_cast<std::int64_t>(global_n));
+  state.counters["ranks"] = g_size;
+  state.counters["n_per_rank"] = static_cast<double>(global_n) / g_size;
+}
+
+struct scaling {
+  const char* name;
+  std::size_t global_n;
+  std::size_t local_n;
+};
+
+template <class T>
+std::vector<T> make_block(std::size_t n, int salt) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<T>(static_cast<int>((i * 2654435761u + static_cast<std::size_t>(g_rank) +
+                                            static_cast<std::size_t>(salt)) %
+                                           7) -
+                          3);
+  return v;
+}
+
+std::vector<std::uint8_t> make_heads(std::size_t n) {
+  std::vector<std::uint8_t> f(n, 0);
+  for (std::size_t i = 0; i < n; i += 1024) f[i] = 1;
+  return f;
+}
+
+void add(const std::string& name, const scaling& s, std::function<void(benchmark::State&)> fn) {
+  const std::string full =
+      name + "/" + s.name + "/ranks:" + std::to_string(g_size) + "/n:" + std::to_string(s.global_n);
+  const auto iters = static_cast<benchmark::IterationCount>(
+      std::clamp<std::size_t>((std::size_t{1} << 28) / std::max<std::size_t>(s.local_n, 1), 3, 50));
+  benchmark::RegisterBenchmark(full.c_str(), std::move(fn))
+      ->UseManualTime()
+      ->Iterations(iters)
+      ->Unit(benchmark::kMillisecond);
+}
+
+template <class T>
+const char* type_name() {
+  return sizeof(T) == 4 ? "int32" : "float64";
+}
+
+template <class T>
+void register_reduce(const scaling& s) {
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  const std::string base = std::string("mpi/reduce/");
+  const std::string t = type_name<T>();
+  add(base + "parprim/" + t, s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 1);
+    timed(st, s.global_n, sizeof(T),
+          [&] { benchmark::DoNotOptimize(parprim::reduce(policy, in, T{}, parprim::plus{})); });
+  });
+  add(base + "raw/" + t, s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 1);
+    const MPI_Datatype dt = parprim::mpi_datatype<T>();
+    timed(st, s.global_n, sizeof(T), [&] {
+      T local = parprim::reduce(parprim::seq, in, T{}, parprim::plus{});
+      T global{};
+      MPI_Allreduce(&local, &global, 1, dt, MPI_SUM, MPI_COMM_WORLD);
+      benchmark::DoNotOptimize(global);
+    });
+  });
+  if constexpr (sizeof(T) == 4) {
+    add(base + "parprim_user_op/" + t, s, [=](benchmark::State& st) {
+      const auto in = make_block<T>(s.local_n, 1);
+      timed(st, s.global_n, sizeof(T),
+            [&] { benchmark::DoNotOptimize(parprim::reduce(policy, in, T{}, user_plus{})); });
+    });
+    add(base + "parprim_derived/" + t, s, [=](benchmark::State& st) {
+      std::vector<boxed> in(s.local_n);
+      const auto v = make_block<T>(s.local_n, 1);
+      for (std::size_t i = 0; i < v.size(); ++i) in[i].v = v[i];
+      timed(st, s.global_n, sizeof(T), [&] {
+        benchmark::DoNotOptimize(parprim::reduce(policy, in, boxed{0}, parprim::plus{}));
+      });
+    });
+    add(base + "raw_user_op/" + t, s, [=](benchmark::State& st) {
+      const auto in = make_block<T>(s.local_n, 1);
+      timed(st, s.global_n, sizeof(T), [&] {
+        T local = parprim::reduce(parprim::seq, in, T{}, parprim::plus{});
+        T global{};
+        MPI_Allreduce(&local, &global, 1, MPI_INT32_T, raw_user_sum(), MPI_COMM_WORLD);
+        benchmark::DoNotOptimize(global);
+      });
+    });
+    add(base + "raw_derived/" + t, s, [=](benchmark::State& st) {
+      const auto in = make_block<T>(s.local_n, 1);
+      timed(st, s.global_n, sizeof(T), [&] {
+        boxed local{parprim::reduce(parprim::seq, in, T{}, parprim::plus{})};
+        boxed global{};
+        MPI_Allreduce(&local, &global, 1, raw_boxed_type(), raw_user_sum(), MPI_COMM_WORLD);
+        benchmark::DoNotOptimize(global);
+      });
+    });
+  }
+}
+
+void register_scan(const scaling& s) {
+  using T = std::int32_t;
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  add("mpi/scan/parprim/int32", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 2);
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T), [&] { parprim::inclusive_scan(policy, in, out); });
+    benchmark::DoNotOptimize(out.data());
+  });
+  add("mpi/scan/parprim_user_op/int32", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 2);
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T),
+          [&] { parprim::inclusive_scan(policy, in, out, user_plus{}); });
+    benchmark::DoNotOptimize(out.data());
+  });
+  add("mpi/scan/raw_bound/int32", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 2);
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T), [&] {
+      parprim::inclusive_scan(parprim::seq, in, out);
+      T total = out.empty() ? 0 : out.back();
+      T carry = 0;
+      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+      benchmark::DoNotOptimize(carry);
+    });
+    benchmark::DoNotOptimize(out.data());
+  });
+  add("mpi/scan/raw_textbook/int32", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 2);
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T), [&] {
+      parprim::inclusive_scan(parprim::seq, in, out);
+      T total = out.empty() ? 0 : out.back();
+      T carry = 0;
+      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+      if (g_rank > 0)
+        for (auto& x : out) x += carry;
+    });
+    benchmark::DoNotOptimize(out.data());
+  });
+}
+
+void register_segmented(const scaling& s) {
+  using T = std::int32_t;
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  add("mpi/segmented_scan/parprim/int32/heads:1in1024", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 3);
+    const auto heads = make_heads(in.size());
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T) + 1,
+          [&] { parprim::segmented_inclusive_scan(policy, in, heads, out); });
+    benchmark::DoNotOptimize(out.data());
+  });
+  add("mpi/segmented_scan/raw_textbook/int32/heads:1in1024", s, [=](benchmark::State& st) {
+    const auto in = make_block<T>(s.local_n, 3);
+    const auto heads = make_heads(in.size());
+    std::vector<T> out(in.size());
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+    MPI_Type_commit(&pair);
+    timed(st, s.global_n, sizeof(T) + 1, [&] {
+      parprim::segmented_inclusive_scan(parprim::seq, in, heads, out);
+      const bool any_head = std::find(heads.begin(), heads.end(), 1) != heads.end();
+      flagged_int mine{out.empty() ? 0 : out.back(), any_head ? 1 : 0};
+      flagged_int carry{0, 0};
+      MPI_Exscan(&mine, &carry, 1, pair, raw_segmented_op(), MPI_COMM_WORLD);
+      if (g_rank > 0)
+        for (std::size_t i = 0; i < out.size() && !heads[i]; ++i) out[i] += carry.value;
+    });
+    MPI_Type_free(&pair);
+    benchmark::DoNotOptimize(out.data());
+  });
+}
+
+/// Google Benchmark reporter that prints nothing (ranks other than 0).
+class null_reporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>&) override {}
+};
+
+}  // namespace
+}  // namespace bench
+
+int main(int argc, char** argv) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &bench::g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &bench::g_size);
+
+  // Only rank 0 writes --benchmark_out: drop the flag elsewhere.
+  std::vector<char*> args(argv, argv + argc);
+  if (bench::g_rank != 0)
+    args.erase(
+        std::remove_if(args.begin() + 1, args.end(),
+                       [](const char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
+        args.end());
+  int nargs = static_cast<int>(args.size());
+  benchmark::Initialize(&nargs, args.data());
+  if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) {
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+
+  const int strong_log2 = bench::env_int("PARPRIM_BENCH_MPI_STRONG_LOG2", 28);
+  const int weak_log2 = bench::env_int("PARPRIM_BENCH_MPI_WEAK_LOG2", 24);
+  const std::size_t strong_n = std::size_t{1} << strong_log2;
+  const std::size_t weak_local = std::size_t{1} << weak_log2;
+  const auto p = static_cast<std::size_t>(bench::g_size);
+  const bench::scaling scalings[] = {
+      {"strong", strong_n / p * p, strong_n / p},
+      {"weak", weak_local * p, weak_local},
+  };
+  for (const auto& s : scalings) {
+    bench::register_reduce<std::int32_t>(s);
+    bench::register_reduce<double>(s);
+    bench::register_scan(s);
+    bench::register_segmented(s);
+  }
+
+  benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
+  benchmark::AddCustomContext("parprim_local_policy", "seq");
+  if (bench::g_rank == 0) {
+    benchmark::RunSpecifiedBenchmarks();
+  } else {
+    bench::null_reporter quiet;
+    benchmark::RunSpecifiedBenchmarks(&quiet);
+  }
+  benchmark::Shutdown();
+  MPI_Finalize();
+  return 0;
+}

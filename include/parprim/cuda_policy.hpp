@@ -1,0 +1,158 @@
+#pragma once
+/// \file
+/// \brief The CUDA policy `parprim::cuda` and the kernel ladders it can select.
+///
+/// \code
+///   namespace pp = parprim;
+///   pp::device_span<const float> in = ...;                        // device memory only
+///   float a = pp::reduce(pp::cuda, in, 0.0f, pp::plus{});          // default kernel (rung 7)
+///   float b = pp::reduce(pp::cuda.on(stream), in, 0.0f, pp::plus{});
+///   float c = pp::reduce(pp::cuda.reduce_kernel(pp::cuda_reduce::k3_sequential_addressing),
+///                        in, 0.0f, pp::plus{});
+/// \endcode
+///
+/// The kernel of a ladder is part of the policy's *type*: misuse is found at compile time
+/// (a non-commutative operator given to a rung that reorders operands is a `static_assert`).
+/// Stream and device are run-time options. This header names no CUDA type: a stream is passed
+/// as `CUstream_st*`, which is what `cudaStream_t` is.
+
+#include <string>
+
+#include <parprim/error.hpp>
+
+struct CUstream_st;
+
+namespace parprim {
+
+/// \brief The rungs of the CUDA reduction ladder (docs/kernels.md), numbered as in the lecture.
+enum class cuda_reduce_rung : int {
+  interleaved_divergent = 1,          ///< `tid % (2*s)`: divergent warps
+  interleaved_strided = 2,            ///< strided index: no divergence, bank conflicts
+  sequential_addressing = 3,          ///< conflict-free; reorders operands
+  first_add_during_load = 4,          ///< half the blocks; reorders operands
+  unrolled_last_warp = 5,             ///< compile-time block size, shuffles for the last warp
+  grid_stride_multiple_elements = 6,  ///< cost-optimal block count, grid-stride loop
+  vectorized_single_pass = 7,         ///< the default: 16-byte loads, one launch, Hopper-tuned
+};
+
+/// \brief Whether a rung's combination tree reorders operands (then it needs a commutative
+/// operator). Rungs 1 and 2 combine neighbours; rung 7 keeps sequence order by construction.
+constexpr bool cuda_reduce_reorders(cuda_reduce_rung r) noexcept {
+  return r != cuda_reduce_rung::interleaved_divergent &&
+         r != cuda_reduce_rung::interleaved_strided &&
+         r != cuda_reduce_rung::vectorized_single_pass;
+}
+
+/// \brief The short name of a rung, e.g. "k3_sequential_addressing".
+constexpr const char* cuda_reduce_name(cuda_reduce_rung r) noexcept {
+  switch (r) {
+    case cuda_reduce_rung::interleaved_divergent:
+      return "k1_interleaved_divergent";
+    case cuda_reduce_rung::interleaved_strided:
+      return "k2_interleaved_strided";
+    case cuda_reduce_rung::sequential_addressing:
+      return "k3_sequential_addressing";
+    case cuda_reduce_rung::first_add_during_load:
+      return "k4_first_add_during_load";
+    case cuda_reduce_rung::unrolled_last_warp:
+      return "k5_unrolled_last_warp";
+    case cuda_reduce_rung::grid_stride_multiple_elements:
+      return "k6_grid_stride_multiple_elements";
+    case cuda_reduce_rung::vectorized_single_pass:
+      return "k7_vectorized_single_pass";
+  }
+  return "unknown";
+}
+
+/// \brief A rung as a value whose type carries it: what `.reduce_kernel(...)` takes.
+template <cuda_reduce_rung R>
+struct cuda_reduce_kernel {
+  static constexpr cuda_reduce_rung rung = R;
+  static constexpr int number = static_cast<int>(R);
+  static constexpr bool reorders = cuda_reduce_reorders(R);
+};
+
+/// \brief The reduction ladder:
+/// `policy.reduce_kernel(parprim::cuda_reduce::k5_unrolled_last_warp)`. The name says what the rung
+/// teaches; the `kN_` prefix is its number in the lecture.
+namespace cuda_reduce {
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_divergent>
+    k1_interleaved_divergent{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_strided> k2_interleaved_strided{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::sequential_addressing>
+    k3_sequential_addressing{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::first_add_during_load>
+    k4_first_add_during_load{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::unrolled_last_warp> k5_unrolled_last_warp{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::grid_stride_multiple_elements>
+    k6_grid_stride_multiple_elements{};
+inline constexpr cuda_reduce_kernel<cuda_reduce_rung::vectorized_single_pass>
+    k7_vectorized_single_pass{};
+/// \brief The default kernel (rung 7).
+inline constexpr auto default_ = k7_vectorized_single_pass;
+}  // namespace cuda_reduce
+
+/// \brief The CUDA policy (target `parprim::cuda`). Use the object `parprim::cuda`.
+///
+/// Options, each returning a modified copy:
+/// - `on(stream)`: run on this stream (default: the legacy default stream, `nullptr`).
+/// - `device(id)`: run on GPU `id` (default: the calling thread's current device); the
+///   current device is restored afterwards.
+/// - `reduce_kernel(parprim::cuda_reduce::kN_...)`: the rung of the reduction ladder.
+///
+/// Every call returns after its result is on the host (the stream is synchronised). Temporary
+/// storage is cached per device and stream. Failures raise parprim::cuda_error.
+/// \tparam Reduce  the reduction rung (default: rung 7). A later ladder (scan) adds its own
+/// defaulted parameter.
+template <cuda_reduce_rung Reduce = cuda_reduce_rung::vectorized_single_pass>
+class basic_cuda_policy {
+ public:
+  /// \brief `cudaStream_t`, spelled without CUDA headers.
+  using stream_type = CUstream_st*;
+  /// \brief The reduction rung this policy runs.
+  static constexpr cuda_reduce_rung reduce_rung = Reduce;
+
+  /// \brief Run on `stream` (`nullptr`: the default stream).
+  constexpr basic_cuda_policy on(stream_type stream) const noexcept {
+    basic_cuda_policy p = *this;
+    p.stream_ = stream;
+    return p;
+  }
+  /// \brief Run on GPU `id`. \throws parprim::invalid_argument if `id < 0`; an id the machine
+  /// does not have raises parprim::cuda_error when a primitive runs.
+  basic_cuda_policy device(int id) const {
+    if (id < 0)
+      throw invalid_argument("parprim::cuda.device(id): id must be >= 0, got " +
+                             std::to_string(id));
+    basic_cuda_policy p = *this;
+    p.device_ = id;
+    return p;
+  }
+  /// \brief The same policy running reduction rung `R`.
+  template <cuda_reduce_rung R>
+  constexpr basic_cuda_policy<R> reduce_kernel(cuda_reduce_kernel<R>) const noexcept {
+    return basic_cuda_policy<R>(stream_, device_);
+  }
+
+  /// \return the stream (`nullptr`: default stream)
+  constexpr stream_type stream() const noexcept { return stream_; }
+  /// \return the device id, or -1 for the calling thread's current device
+  constexpr int device_id() const noexcept { return device_; }
+
+  constexpr basic_cuda_policy() noexcept = default;
+
+ private:
+  template <cuda_reduce_rung>
+  friend class basic_cuda_policy;
+  constexpr basic_cuda_policy(stream_type s, int d) noexcept : stream_(s), device_(d) {}
+
+  stream_type stream_ = nullptr;
+  int device_ = -1;
+};
+
+/// \brief The default CUDA policy type.
+using cuda_policy = basic_cuda_policy<>;
+/// \brief The CUDA policy object: `parprim::cuda`, `parprim::cuda.on(stream)`, ...
+inline constexpr cuda_policy cuda{};
+
+}  // namespace parprim

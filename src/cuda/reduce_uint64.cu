@@ -1,0 +1,8 @@
+/// \file
+/// \brief Precompiled CUDA reductions for std::uint64_t: every rung x {plus, minimum, maximum}
+/// (the list is PARPRIM_CUDA_REDUCE_FOR_ALL in detail/reduce_entry.hpp; one type per file
+/// keeps each translation unit small enough for a parallel build).
+
+#include <parprim/backends/cuda/detail/reduce_dispatch.cuh>
+
+PARPRIM_CUDA_REDUCE_FOR_TYPE(PARPRIM_CUDA_REDUCE_INSTANTIATE, std::uint64_t)

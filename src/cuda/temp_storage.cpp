@@ -1,0 +1,151 @@
+/// \file
+/// \brief The temporary-storage cache of the CUDA backend (see detail/temp_storage.hpp).
+
+#include <parprim/backends/cuda/detail/temp_storage.hpp>
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include <parprim/backends/cuda/detail/error.hpp>
+#include <parprim/error.hpp>
+
+namespace parprim::detail::cuda {
+
+struct temp_storage_entry {
+  explicit temp_storage_entry(int dev) : device(dev) {}
+  temp_storage_entry(const temp_storage_entry&) = delete;
+  temp_storage_entry& operator=(const temp_storage_entry&) = delete;
+  /// Runs at exit: errors are ignored (the runtime may be shutting down), nothing throws.
+  ~temp_storage_entry() {
+    if (cudaSetDevice(device) != cudaSuccess) return;
+    if (scratch) (void)cudaFree(scratch);
+    if (ticket) (void)cudaFree(ticket);
+    if (host) (void)cudaFreeHost(host);
+  }
+
+  std::mutex mutex;
+  int device;
+  void* scratch = nullptr;
+  std::size_t scratch_bytes = 0;
+  unsigned* ticket = nullptr;
+  bool ticket_clean = false;
+  void* host = nullptr;
+  std::size_t host_bytes = 0;
+};
+
+namespace {
+
+struct registry {
+  std::mutex mutex;
+  std::map<std::pair<int, CUstream_st*>, std::unique_ptr<temp_storage_entry>> entries;
+};
+
+registry& the_registry() {
+  static registry r;
+  return r;
+}
+
+temp_storage_entry& entry_for(int device, CUstream_st* stream) {
+  registry& r = the_registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  auto& e = r.entries[{device, stream}];
+  if (!e) e = std::make_unique<temp_storage_entry>(device);
+  return *e;
+}
+
+std::size_t grown(std::size_t have, std::size_t want) {
+  const std::size_t doubled = have * 2;
+  const std::size_t at_least = want < 4096 ? 4096 : want;
+  return doubled > at_least ? doubled : at_least;
+}
+
+}  // namespace
+
+temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
+                                       std::size_t host_bytes)
+    : entry_(&entry_for(device, stream)), lock_(entry_->mutex) {
+  temp_storage_entry& e = *entry_;
+  if (device_bytes > e.scratch_bytes) {
+    if (e.scratch) {
+      // The entry is idle (every call synchronises its stream before unlocking); cudaFree
+      // synchronises the device anyway.
+      PARPRIM_CUDA_CHECK(cudaFree(e.scratch));
+      e.scratch = nullptr;
+      e.scratch_bytes = 0;
+    }
+    const std::size_t bytes = grown(e.scratch_bytes, device_bytes);
+    PARPRIM_CUDA_CHECK(cudaMalloc(&e.scratch, bytes));
+    e.scratch_bytes = bytes;
+  }
+  if (host_bytes > e.host_bytes) {
+    if (e.host) {
+      PARPRIM_CUDA_CHECK(cudaFreeHost(e.host));
+      e.host = nullptr;
+      e.host_bytes = 0;
+    }
+    const std::size_t bytes = host_bytes < 256 ? 256 : host_bytes;
+    PARPRIM_CUDA_CHECK(cudaMallocHost(&e.host, bytes));
+    e.host_bytes = bytes;
+  }
+  if (!e.ticket) {
+    PARPRIM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&e.ticket), 256));
+    e.ticket_clean = false;
+  }
+  if (!e.ticket_clean) PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.ticket, 0, sizeof(unsigned), stream));
+  // Until this call finishes cleanly the ticket's state is unknown.
+  e.ticket_clean = false;
+}
+
+temp_storage_lease::~temp_storage_lease() {
+  entry_->ticket_clean = clean_;
+}
+
+void* temp_storage_lease::device_scratch() const noexcept {
+  return entry_->scratch;
+}
+unsigned* temp_storage_lease::ticket() const noexcept {
+  return entry_->ticket;
+}
+void* temp_storage_lease::host_slot() const noexcept {
+  return entry_->host;
+}
+
+int multiprocessor_count(int device) {
+  static std::mutex mutex;
+  static std::map<int, int> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(device);
+  if (it != cache.end()) return it->second;
+  int count = 0;
+  PARPRIM_CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  cache.emplace(device, count);
+  return count;
+}
+
+void check_device_pointer(const void* p, const char* fn, const char* what) {
+  cudaPointerAttributes attr{};
+  PARPRIM_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
+  if (attr.type == cudaMemoryTypeUnregistered)
+    throw invalid_argument(std::string("parprim::") + fn + ": " + what +
+                           " points to host memory the GPU cannot read; a device_span must view "
+                           "device (or managed or pinned) memory");
+}
+
+void check_stream(CUstream_st* stream, int device, const char* fn) {
+  const auto handle = reinterpret_cast<std::uintptr_t>(stream);
+  if (handle <= 2) return;  // default stream, cudaStreamLegacy, cudaStreamPerThread
+  int owner = -1;
+  PARPRIM_CUDA_CHECK(cudaStreamGetDevice(stream, &owner));
+  if (owner != device)
+    throw invalid_argument(std::string("parprim::") + fn + ": the stream belongs to device " +
+                           std::to_string(owner) + " but the call runs on device " +
+                           std::to_string(device));
+}
+
+}  // namespace parprim::detail::cuda

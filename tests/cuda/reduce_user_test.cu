@@ -1,0 +1,162 @@
+/// \file
+/// \brief parprim::reduce(parprim::cuda, ...) from a .cu translation unit (nvcc instantiates
+/// the kernels): types and operators the library does not precompile. int8 into int64 (every
+/// rung), and user structs with device-callable operators: the NON-commutative 2x2 matrix
+/// product and affine-map composition (the order-preserving rungs 1, 2 and 7 must give the
+/// sequential left fold exactly), and argmin over {value, index} (commutative thanks to the
+/// index tie-break: every rung).
+///
+/// The reordering rungs reject non-commutative operators at compile time:
+/// \code
+///   parprim::reduce(parprim::cuda.reduce_kernel(parprim::cuda_reduce::k3_sequential_addressing),
+///                   mats, identity, mat2_multiply{});
+///   // error: static assertion failed: "parprim::reduce(parprim::cuda.reduce_kernel(...)): this
+///   // rung of the ladder (k3 to k6) reorders operands, so it accepts only commutative
+///   // operators. ..."
+/// \endcode
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "cuda_test_support.hpp"
+
+namespace parprim_cuda_test {
+namespace {
+
+/// \brief A 2x2 matrix of uint32 (arithmetic mod 2^32), row-major.
+struct mat2 {
+  std::uint32_t a, b, c, d;
+  friend bool operator==(const mat2&, const mat2&) = default;
+};
+/// \brief Matrix product: associative, not commutative (and not declared so).
+struct mat2_multiply {
+  __host__ __device__ mat2 operator()(const mat2& x, const mat2& y) const {
+    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
+            x.c * y.b + x.d * y.d};
+  }
+};
+
+/// \brief The map x -> m x + c (mod 2^32).
+struct affine {
+  std::uint32_t m, c;
+  friend bool operator==(const affine&, const affine&) = default;
+};
+/// \brief Composition "f, then g": x -> g.m (f.m x + f.c) + g.c. Associative, not commutative.
+struct affine_compose {
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
+    return {g.m * f.m, g.m * f.c + g.c};
+  }
+};
+
+/// \brief A value and where it was found.
+struct arg {
+  float value;
+  std::int64_t index;
+  friend bool operator==(const arg&, const arg&) = default;
+};
+/// \brief The smaller value; the lower index among equal values: a total order, so the
+/// operator is commutative and says so.
+struct argmin_op {
+  static constexpr bool is_commutative = true;
+  __host__ __device__ arg operator()(const arg& x, const arg& y) const {
+    return (y.value < x.value || (y.value == x.value && y.index < x.index)) ? y : x;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const mat2& m) {
+  return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
+}
+std::ostream& operator<<(std::ostream& os, const affine& f) {
+  return os << "x -> " << f.m << " x + " << f.c;
+}
+std::ostream& operator<<(std::ostream& os, const arg& a) {
+  return os << "{" << a.value << ", " << a.index << "}";
+}
+
+std::size_t max_n() {
+  const char* s = std::getenv("PARPRIM_CUDA_TEST_MAX_N");
+  return s ? std::stoull(s) : std::size_t(-1);
+}
+
+template <class Rungs, class In, class T, class Op>
+void check_rungs(const Rungs& rungs, const std::vector<In>& host, T init, Op op, const char* what) {
+  const T want = parprim::reduce(parprim::seq, host, init, op);
+  const parprim::device_buffer<In> dev(host);
+  for_each_policy(rungs, [&](const auto& policy) {
+    if (::testing::Test::HasFatalFailure()) return;
+    const T got = parprim::reduce(policy, dev.span(), init, op);
+    ASSERT_EQ(got, want) << rung_name(policy) << " " << what;
+  });
+}
+
+class CudaReduceUser : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    PARPRIM_SKIP_WITHOUT_GPU();
+    seed_ = make_seed();
+    rng_.seed(seed_);
+  }
+  std::uint64_t seed_ = 0;
+  std::mt19937_64 rng_;
+};
+
+TEST_F(CudaReduceUser, Int8IntoInt64EveryRung) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto host = random_vector<std::int8_t>(rng_, n, -128, 127);
+    check_rungs(all_rungs, host, std::int64_t(-3), parprim::plus{}, "int8 -> int64 plus");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaReduceUser, MatrixProductKeepsSequenceOrder) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<mat2> host(n);
+    std::uniform_int_distribution<std::uint32_t> d;
+    for (auto& m : host) m = {d(rng_), d(rng_), d(rng_), d(rng_)};
+    const mat2 init{d(rng_), d(rng_), d(rng_), d(rng_)};
+    check_rungs(order_preserving_rungs, host, init, mat2_multiply{}, "mat2 product");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaReduceUser, AffineCompositionKeepsSequenceOrder) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<affine> host(n);
+    std::uniform_int_distribution<std::uint32_t> d;
+    for (auto& f : host) f = {d(rng_) | 1u, d(rng_)};  // odd slopes: the product never vanishes
+    check_rungs(order_preserving_rungs, host, affine{1, 0}, affine_compose{}, "affine compose");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaReduceUser, ArgminEveryRung) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<arg> host(n);
+    std::uniform_int_distribution<int> level(0, 31);  // many ties: the index decides
+    for (std::size_t i = 0; i < n; ++i)
+      host[i] = {static_cast<float>(level(rng_)) * 0.5f, static_cast<std::int64_t>(i)};
+    check_rungs(all_rungs, host, arg{1e30f, -1}, argmin_op{}, "argmin");
+    if (HasFatalFailure()) return;
+  }
+}
+
+}  // namespace
+}  // namespace parprim_cuda_test

@@ -1,0 +1,271 @@
+/// \file
+/// \brief Bad input, on every backend and policy: each raises parprim::invalid_argument (a
+/// parprim::error, a std::runtime_error) before anything is written, so the output (and the
+/// memory around it) is compared with its poisoned copy after the throw. Also: the policy
+/// options that must throw, and the empty inputs that must not.
+
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "support/backends.hpp"
+#include "support/harness.hpp"
+
+namespace parprim_test {
+namespace {
+
+/// Runs `call`, expects parprim::invalid_argument, and checks that `memory` is unchanged.
+template <class T>
+void expect_invalid(const std::string& what, const std::vector<T>& memory,
+                    const std::function<void()>& call) {
+  SCOPED_TRACE(what);
+  const std::vector<T> before = memory;
+  bool thrown = false;
+  try {
+    call();
+  } catch (const parprim::invalid_argument& e) {
+    thrown = true;
+    EXPECT_NE(std::string(e.what()), "") << "empty message";
+    // it is also a parprim::error and a std::runtime_error
+    const parprim::error* as_error = &e;
+    const std::runtime_error* as_runtime = &e;
+    EXPECT_NE(as_error, nullptr);
+    EXPECT_NE(as_runtime, nullptr);
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "threw something other than parprim::invalid_argument: " << e.what();
+    return;
+  }
+  EXPECT_TRUE(thrown) << "no exception";
+  EXPECT_TRUE(bitwise_equal(memory, before)) << "memory changed although the call threw";
+}
+
+template <class B>
+class Errors : public ::testing::Test {};
+TYPED_TEST_SUITE(Errors, backends, backend_names);
+
+// Sizes: tiny, and large enough that the default policies run in parallel.
+constexpr std::size_t error_sizes[] = {1, 5, 1000, 100003};
+
+TYPED_TEST(Errors, SizeMismatch) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        for (std::size_t n : error_sizes) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          std::vector<int> in(n);
+          for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i % 7) - 3;
+          const std::vector<std::uint8_t> flags(n, 1);
+          const std::vector<std::uint8_t> flags_short(n - 1, 1), flags_long(n + 1, 1);
+          for (std::size_t m : {n - 1, n + 1}) {
+            SCOPED_TRACE("output of " + std::to_string(m) + " elements");
+            std::vector<long> out = poisoned<long>(m);
+            const std::span<long> o = std::span<long>(out).subspan(guard, m);
+            expect_invalid("inclusive_scan", out,
+                           [&] { parprim::inclusive_scan(p.policy, in, o); });
+            expect_invalid("exclusive_scan", out,
+                           [&] { parprim::exclusive_scan(p.policy, in, o, 5L, parprim::plus{}); });
+            expect_invalid("segmented_inclusive_scan", out, [&] {
+              parprim::segmented_inclusive_scan(p.policy, in, flags, o, parprim::plus{});
+            });
+            expect_invalid("segmented_exclusive_scan", out, [&] {
+              parprim::segmented_exclusive_scan(p.policy, in, flags, o, 5L, parprim::plus{});
+            });
+          }
+          for (const auto* f : {&flags_short, &flags_long}) {
+            SCOPED_TRACE("flags of " + std::to_string(f->size()) + " elements");
+            std::vector<long> out = poisoned<long>(n);
+            const std::span<long> o = std::span<long>(out).subspan(guard, n);
+            expect_invalid("segmented_inclusive_scan", out, [&] {
+              parprim::segmented_inclusive_scan(p.policy, in, *f, o, parprim::plus{});
+            });
+            expect_invalid("segmented_exclusive_scan", out, [&] {
+              parprim::segmented_exclusive_scan(p.policy, in, *f, o, 5L, parprim::plus{});
+            });
+            std::vector<int> io = in;  // in place, flags wrong
+            expect_invalid("segmented_inclusive_scan in place", io, [&] {
+              parprim::segmented_inclusive_scan(p.policy, io, *f, io, parprim::plus{});
+            });
+          }
+        }
+        // empty input, non-empty output
+        const std::vector<int> empty;
+        std::vector<int> one(1, 77);
+        expect_invalid("inclusive_scan, n = 0, out of 1", one,
+                       [&] { parprim::inclusive_scan(p.policy, empty, one); });
+        const std::vector<std::uint8_t> no_flags;
+        expect_invalid("segmented_exclusive_scan, n = 0, out of 1", one, [&] {
+          parprim::segmented_exclusive_scan(p.policy, empty, no_flags, one, 0, parprim::plus{});
+        });
+      });
+}
+
+TYPED_TEST(Errors, NullDataWithNonZeroSize) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        for (std::size_t n : error_sizes) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          const std::span<const int> null_in(static_cast<const int*>(nullptr), n);
+          const std::span<int> null_out(static_cast<int*>(nullptr), n);
+          const std::span<const std::uint8_t> null_flags(static_cast<const std::uint8_t*>(nullptr),
+                                                         n);
+          std::vector<int> in(n, 3);
+          const std::vector<std::uint8_t> flags(n, 0);
+          std::vector<int> out = poisoned<int>(n);
+          const std::span<int> o = std::span<int>(out).subspan(guard, n);
+          const std::vector<int> nothing;
+          expect_invalid("reduce, null input", nothing,
+                         [&] { (void)parprim::reduce(p.policy, null_in, 0, parprim::plus{}); });
+          expect_invalid("inclusive_scan, null input", out,
+                         [&] { parprim::inclusive_scan(p.policy, null_in, o); });
+          expect_invalid("exclusive_scan, null input", out, [&] {
+            parprim::exclusive_scan(p.policy, null_in, o, 0, parprim::plus{});
+          });
+          expect_invalid("inclusive_scan, null output", in,
+                         [&] { parprim::inclusive_scan(p.policy, in, null_out); });
+          expect_invalid("exclusive_scan, null output", in, [&] {
+            parprim::exclusive_scan(p.policy, in, null_out, 0, parprim::plus{});
+          });
+          expect_invalid("segmented_inclusive_scan, null input", out, [&] {
+            parprim::segmented_inclusive_scan(p.policy, null_in, flags, o, parprim::plus{});
+          });
+          expect_invalid("segmented_inclusive_scan, null flags", out, [&] {
+            parprim::segmented_inclusive_scan(p.policy, in, null_flags, o, parprim::plus{});
+          });
+          expect_invalid("segmented_exclusive_scan, null flags", out, [&] {
+            parprim::segmented_exclusive_scan(p.policy, in, null_flags, o, 0, parprim::plus{});
+          });
+          expect_invalid("segmented_exclusive_scan, null output", in, [&] {
+            parprim::segmented_exclusive_scan(p.policy, in, flags, null_out, 0, parprim::plus{});
+          });
+        }
+      });
+}
+
+TYPED_TEST(Errors, PartialOverlap) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        for (std::size_t n : error_sizes) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          // one buffer of 3n + 2 elements; input at [n/2 + 1, n/2 + 1 + n), outputs shifted
+          std::vector<int> buf(3 * n + 2);
+          for (std::size_t i = 0; i < buf.size(); ++i) buf[i] = static_cast<int>(i * 7 % 13) - 6;
+          const std::size_t in_at = n / 2 + 1;
+          const std::span<const int> in(buf.data() + in_at, n);
+          const std::vector<std::uint8_t> flags(n, 0);
+          const std::ptrdiff_t sn = static_cast<std::ptrdiff_t>(n);
+          for (std::ptrdiff_t shift :
+               {std::ptrdiff_t{-1}, std::ptrdiff_t{1}, -sn / 2 - 1, sn - 1}) {
+            // only shifts with 0 < |shift| < n overlap partially
+            if (shift == 0 || std::abs(shift) >= static_cast<std::ptrdiff_t>(n)) continue;
+            SCOPED_TRACE("output shifted by " + std::to_string(shift) + " elements");
+            const std::span<int> out(buf.data() + static_cast<std::ptrdiff_t>(in_at) + shift, n);
+            expect_invalid("inclusive_scan", buf,
+                           [&] { parprim::inclusive_scan(p.policy, in, out); });
+            expect_invalid("exclusive_scan", buf,
+                           [&] { parprim::exclusive_scan(p.policy, in, out, 1, parprim::plus{}); });
+            expect_invalid("segmented_inclusive_scan", buf, [&] {
+              parprim::segmented_inclusive_scan(p.policy, in, flags, out, parprim::plus{});
+            });
+            expect_invalid("segmented_exclusive_scan", buf, [&] {
+              parprim::segmented_exclusive_scan(p.policy, in, flags, out, 1, parprim::plus{});
+            });
+          }
+          // same address, different element widths: int32 input, int64 output over its bytes
+          std::vector<std::int64_t> wide(n);
+          for (std::size_t i = 0; i < n; ++i) wide[i] = static_cast<std::int64_t>(i) - 2;
+          const std::span<const std::int32_t> narrow_in(
+              reinterpret_cast<const std::int32_t*>(wide.data()), n);
+          expect_invalid("inclusive_scan, int32 in, int64 out at the same address", wide,
+                         [&] { parprim::inclusive_scan(p.policy, narrow_in, wide); });
+        }
+      });
+}
+
+TYPED_TEST(Errors, FlagsOverlapOutput) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        for (std::size_t n : error_sizes) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          std::vector<int> in(n);
+          for (std::size_t i = 0; i < n; ++i) in[i] = static_cast<int>(i % 5);
+          std::vector<int> out(2 * n + 1, 0x01010101);  // room for flags starting in its last byte
+          const std::span<int> o(out.data(), n);
+          const auto* bytes = reinterpret_cast<const std::uint8_t*>(out.data());
+          for (std::size_t offset : {std::size_t{0}, std::size_t{3}, n * sizeof(int) - 1}) {
+            SCOPED_TRACE("flags at byte " + std::to_string(offset) + " of the output");
+            const std::span<const std::uint8_t> f(bytes + offset, n);
+            expect_invalid("segmented_inclusive_scan", out, [&] {
+              parprim::segmented_inclusive_scan(p.policy, in, f, o, parprim::plus{});
+            });
+            expect_invalid("segmented_exclusive_scan", out, [&] {
+              parprim::segmented_exclusive_scan(p.policy, in, f, o, 2, parprim::plus{});
+            });
+          }
+          // in place, flags inside the in/out range
+          std::vector<int> io = in;
+          const std::span<const std::uint8_t> f(reinterpret_cast<const std::uint8_t*>(io.data()),
+                                                n);
+          expect_invalid("segmented_inclusive_scan in place, flags inside it", io, [&] {
+            parprim::segmented_inclusive_scan(p.policy, io, f, io, parprim::plus{});
+          });
+        }
+      });
+}
+
+// n == 0 is valid, with or without data: nothing is written and nothing throws.
+TYPED_TEST(Errors, EmptyIsValid) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        const std::span<const int> null_in(static_cast<const int*>(nullptr), 0);
+        const std::span<int> null_out(static_cast<int*>(nullptr), 0);
+        const std::span<const std::uint8_t> null_flags(static_cast<const std::uint8_t*>(nullptr),
+                                                       0);
+        EXPECT_NO_THROW(parprim::inclusive_scan(p.policy, null_in, null_out));
+        EXPECT_NO_THROW(parprim::exclusive_scan(p.policy, null_in, null_out, 1, parprim::plus{}));
+        EXPECT_NO_THROW(parprim::segmented_inclusive_scan(p.policy, null_in, null_flags, null_out,
+                                                          parprim::plus{}));
+        EXPECT_NO_THROW(parprim::segmented_exclusive_scan(p.policy, null_in, null_flags, null_out,
+                                                          1, parprim::plus{}));
+        EXPECT_EQ(parprim::reduce(p.policy, null_in, 9, parprim::plus{}), 9);
+      });
+}
+
+TEST(OmpPolicy, InvalidOptionsThrow) {
+  EXPECT_THROW((void)parprim::omp.threads(0), parprim::invalid_argument);
+  EXPECT_THROW((void)parprim::omp.threads(-3), parprim::invalid_argument);
+  EXPECT_THROW((void)parprim::omp.grain(0), parprim::invalid_argument);
+  EXPECT_THROW((void)parprim::omp.threads(4).grain(0), parprim::invalid_argument);
+  EXPECT_THROW((void)parprim::omp.grain(8).threads(0), parprim::invalid_argument);
+  try {
+    (void)parprim::omp.threads(0);
+  } catch (const parprim::error& e) {  // catchable as the base
+    EXPECT_NE(std::string(e.what()).find("threads"), std::string::npos) << e.what();
+  }
+}
+
+TEST(OmpPolicy, OptionsReturnModifiedCopies) {
+  const auto p = parprim::omp.threads(3).grain(17);
+  EXPECT_EQ(p.thread_count(), 3);
+  EXPECT_EQ(p.grain_size(), 17u);
+  EXPECT_EQ(parprim::omp.thread_count(), 0);
+  EXPECT_EQ(parprim::omp.grain_size(), parprim::omp_policy::default_grain);
+  const auto q = p.threads(1);
+  EXPECT_EQ(q.thread_count(), 1);
+  EXPECT_EQ(q.grain_size(), 17u);
+  EXPECT_EQ(p.thread_count(), 3);
+}
+
+}  // namespace
+}  // namespace parprim_test

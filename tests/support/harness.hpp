@@ -1,0 +1,417 @@
+#pragma once
+/// \file
+/// \brief What every test body shares: the seed, sizes, head-flag patterns, poisoned buffers
+/// with guards, the independent reference folds (written here, not taken from parprim::seq,
+/// so the seq backend is tested too) and whole-array comparison.
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <span>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "backends.hpp"
+#include "buffer.hpp"
+
+namespace parprim_test {
+
+using rng_t = std::mt19937_64;
+
+/// \brief The seed of this test: fresh from std::random_device on every run, or the value of
+/// the environment variable PARPRIM_TEST_SEED (to reproduce a failure).
+inline std::uint64_t test_seed() {
+  if (const char* s = std::getenv("PARPRIM_TEST_SEED"); s != nullptr && *s != '\0')
+    return std::strtoull(s, nullptr, 0);
+  std::random_device rd;
+  return (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+}
+
+/// \brief The trace line every failure carries.
+inline std::string seed_trace(std::uint64_t seed) {
+  return "seed " + std::to_string(seed) + " (rerun with PARPRIM_TEST_SEED=" + std::to_string(seed) +
+         ")";
+}
+
+/// \brief A generator for one (seed, size, salt): each size's data depends only on these, so a
+/// failure reproduces from the printed seed whatever ran before it.
+inline rng_t make_rng(std::uint64_t seed, std::size_t n, std::uint64_t salt = 0) {
+  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
+                    static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n >> 32),
+                    static_cast<std::uint32_t>(salt)};
+  return rng_t(seq);
+}
+
+/// \brief Uniform integer in [lo, hi] of any integer type (also the char-sized ones, which
+/// std::uniform_int_distribution does not accept).
+template <class I>
+I uniform_int(rng_t& r, I lo, I hi) {
+  if constexpr (std::is_signed_v<I>) {
+    std::uniform_int_distribution<long long> d(lo, hi);
+    return static_cast<I>(d(r));
+  } else {
+    std::uniform_int_distribution<unsigned long long> d(lo, hi);
+    return static_cast<I>(d(r));
+  }
+}
+
+template <class F>
+F uniform_real(rng_t& r, F lo, F hi) {
+  std::uniform_real_distribution<F> d(lo, hi);
+  return d(r);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sizes
+
+/// \brief Sizes every case runs: the edges {0..3}, around warp/word/SIMD widths and powers of
+/// two (2^k - 1, 2^k, 2^k + 1 up to 2^16), some primes, and 2 * default_grain +- 1 (where the
+/// default OpenMP policy switches from sequential to parallel).
+inline std::vector<std::size_t> small_sizes() {
+  std::vector<std::size_t> v = {0, 1, 2, 3, 4, 5, 6, 7};
+  for (int k = 3; k <= 16; ++k) {
+    const std::size_t p = std::size_t{1} << k;
+    for (std::size_t s : {p - 1, p, p + 1})
+      if (k <= 11 || s != p) v.push_back(s);
+  }
+  for (std::size_t prime : {13, 97, 251, 1009, 4099, 10007, 32749, 65521}) v.push_back(prime);
+  for (std::size_t s : {32767, 32768, 32769}) v.push_back(s);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+/// \brief Sizes of the `large` tests: 2^k +- 1 for k = 17..22, 2^22 and a prime.
+inline std::vector<std::size_t> large_sizes() {
+  std::vector<std::size_t> v;
+  for (int k = 17; k <= 22; ++k) {
+    const std::size_t p = std::size_t{1} << k;
+    v.push_back(p - 1);
+    v.push_back(p + 1);
+  }
+  v.push_back(std::size_t{1} << 22);
+  v.push_back(1000003);
+  return v;
+}
+
+/// \brief Up to this size every policy runs every variant (in place, each flag density). Above
+/// it, variants rotate over the policies (policy i of size s runs variant (i + s) mod count),
+/// so each variant still meets every policy over the sizes, at a fraction of the cost.
+inline constexpr std::size_t full_cross_max = 4097;
+
+/// \brief Whether policy `policy_index` runs variant `variant` of `variants` at size number
+/// `size_index` (of value `n`); see full_cross_max.
+inline bool runs_variant(std::size_t n, std::size_t size_index, std::size_t policy_index,
+                         std::size_t variant, std::size_t variants) {
+  return n <= full_cross_max || (policy_index + size_index) % variants == variant;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Head flags
+
+enum class density { none, every, third, thousandth, last_only };
+
+inline const char* density_name(density d) {
+  switch (d) {
+    case density::none:
+      return "no flags";
+    case density::every:
+      return "flag on every element";
+    case density::third:
+      return "random flags, 1/3";
+    case density::thousandth:
+      return "random flags, 1/1000";
+    case density::last_only:
+      return "one flag, on the last element";
+  }
+  return "?";
+}
+
+inline constexpr density all_densities[] = {density::none, density::every, density::third,
+                                            density::thousandth, density::last_only};
+
+/// \brief Flags of one density. Set flags are random non-zero bytes (any non-zero value
+/// starts a segment); flags[0] is random (element 0 starts a segment whatever it holds)
+/// except for `none`, where every byte is 0.
+inline std::vector<std::uint8_t> make_flags(rng_t& r, std::size_t n, density d) {
+  std::vector<std::uint8_t> f(n, 0);
+  const auto nonzero = [&] { return uniform_int<std::uint8_t>(r, 1, 255); };
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (d) {
+      case density::none:
+        break;
+      case density::every:
+        f[i] = nonzero();
+        break;
+      case density::third:
+        if (uniform_int<int>(r, 0, 2) == 0) f[i] = nonzero();
+        break;
+      case density::thousandth:
+        if (uniform_int<int>(r, 0, 999) == 0) f[i] = nonzero();
+        break;
+      case density::last_only:
+        f[i] = (i + 1 == n) ? nonzero() : std::uint8_t{0};
+        break;
+    }
+  }
+  if (n > 0 && d != density::none && d != density::every && d != density::last_only)
+    f[0] = uniform_int<std::uint8_t>(r, 0, 1) ? nonzero() : std::uint8_t{0};
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Poison and guards
+
+/// \brief guard + n poisoned elements + guard.
+template <class T>
+std::vector<T> poisoned(std::size_t n) {
+  std::vector<T> all(n + 2 * guard, byte_pattern<T>(poison_byte));
+  std::fill(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(guard),
+            byte_pattern<T>(guard_byte));
+  std::fill(all.end() - static_cast<std::ptrdiff_t>(guard), all.end(), byte_pattern<T>(guard_byte));
+  return all;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Printing and exact comparison
+
+template <class T>
+std::string show(const T& v) {
+  std::ostringstream os;
+  if constexpr (std::is_integral_v<T> && sizeof(T) == 1) {
+    os << static_cast<int>(v);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    os.precision(std::numeric_limits<T>::max_digits10);
+    os << v;
+  } else {
+    os << v;  // user structs provide operator<<
+  }
+  return os.str();
+}
+
+/// \brief Exact equality: bitwise for floating point (so -0 != +0), == otherwise.
+template <class T>
+bool exact_equal(const T& a, const T& b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::memcmp(&a, &b, sizeof(T)) == 0;
+  } else {
+    return a == b;
+  }
+}
+
+/// \brief What an output buffer must hold after the call.
+template <class Acc>
+struct expectation {
+  std::vector<Acc> exact;          // guards included; for approximate cases only the guards
+                                   // are compared exactly, the body is printed for context
+  std::vector<long double> wide;   // approximate: the reference in long double (body only)
+  std::vector<long double> bound;  // approximate: |got - wide| must be <= bound (body only)
+  bool approximate = false;
+};
+
+/// \brief Compares the full buffer (guards included) with the expectation; lists up to 8
+/// mismatches.
+template <class Acc>
+::testing::AssertionResult matches(const expectation<Acc>& want, std::span<const Acc> got) {
+  if (got.size() != want.exact.size())
+    return ::testing::AssertionFailure()
+           << "buffer size " << got.size() << ", expected " << want.exact.size();
+  const std::size_t n = got.size() - 2 * guard;
+  std::size_t bad = 0;
+  std::ostringstream msg;
+  for (std::size_t j = 0; j < got.size(); ++j) {
+    const bool in_body = j >= guard && j < guard + n;
+    bool ok;
+    if (in_body && want.approximate) {
+      if constexpr (std::is_floating_point_v<Acc>) {
+        const long double g = static_cast<long double>(got[j]);
+        ok = std::isfinite(g) && std::fabs(g - want.wide[j - guard]) <= want.bound[j - guard];
+      } else {
+        ok = false;
+      }
+    } else {
+      ok = exact_equal(got[j], want.exact[j]);
+    }
+    if (!ok) {
+      if (++bad <= 8) {
+        if (in_body) {
+          msg << "\n  out[" << (j - guard) << "] = " << show(got[j]) << ", expected ";
+          if (want.approximate)
+            msg << show(want.wide[j - guard]) << " +- " << show(want.bound[j - guard]);
+          else
+            msg << show(want.exact[j]);
+        } else {
+          msg << "\n  guard element " << (j < guard ? "before" : "after") << " the output ["
+              << (j < guard ? j : j - guard - n) << "] was overwritten with " << show(got[j]);
+        }
+      }
+    }
+  }
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << bad << " of " << n << " elements (+ " << 2 * guard << " guards) differ:" << msg.str();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reference folds. Exact cases fold in the accumulator type, in sequence order. Approximate
+// cases (floating-point plus) fold in long double and carry an error bound for each element:
+//
+//   |result - reference| <= 2 * m * eps * (|x_1| + ... + |x_m|)
+//
+// where m is the number of operands of that element's fold (init included) and eps the
+// machine epsilon of the accumulator type. Justification: ANY parenthesisation of a sum of m
+// terms has error <= gamma_{m-1} * sum|x_i| with gamma_k = k*u/(1-k*u), u = eps/2 (Higham,
+// Accuracy and Stability, 4.2); for k*u <= 1/4 (m <= 2^22 for float) gamma_k <= 1.34*k*u, and
+// rounding the result to the accumulator type adds u*sum|x_i|: total <= m * eps * sum|x_i|.
+// The factor 2 covers the reference's own rounding where long double is no wider than double
+// (x86-64's 64-bit mantissa makes it negligible). The bound holds for every combination tree
+// a parallel backend may use, so it never flags a correct backend; bugs in the combination
+// logic are caught exactly by the integer cases and the integer-valued float cases, whose
+// partial sums are all exact.
+
+template <class Acc>
+void set_bound(expectation<Acc>& e, std::size_t i, long double wide, long double abs_sum,
+               std::size_t operands) {
+  e.wide[i] = wide;
+  e.bound[i] = 2.0L * static_cast<long double>(operands) *
+               static_cast<long double>(std::numeric_limits<Acc>::epsilon()) * abs_sum;
+  e.exact[guard + i] = static_cast<Acc>(wide);
+}
+
+template <class Case>
+expectation<typename Case::acc_t> make_expectation(std::size_t n) {
+  using Acc = typename Case::acc_t;
+  expectation<Acc> e;
+  e.exact = poisoned<Acc>(n);
+  e.approximate = Case::approximate;
+  if (Case::approximate) {
+    e.wide.assign(n, 0.0L);
+    e.bound.assign(n, 0.0L);
+  }
+  return e;
+}
+
+/// \brief Segmented fold state: resets at heads when `flags` is non-null.
+template <class Case>
+struct reference {
+  using In = typename Case::in_t;
+  using Acc = typename Case::acc_t;
+  using Op = typename Case::op_t;
+
+  static Acc reduce(std::span<const In> in, Acc init) {
+    Acc acc = init;
+    for (const In& x : in) acc = static_cast<Acc>(Op{}(acc, x));
+    return acc;
+  }
+  /// long double fold of init and in, and sum |.| (approximate cases)
+  static void reduce_wide(std::span<const In> in, Acc init, long double& value,
+                          long double& abs_sum) {
+    value = static_cast<long double>(init);
+    abs_sum = std::fabs(value);
+    for (const In& x : in) {
+      value += static_cast<long double>(x);
+      abs_sum += std::fabs(static_cast<long double>(x));
+    }
+  }
+
+  /// Inclusive (init absent) or exclusive (init present) scan, segmented when flags given.
+  static expectation<Acc> scan(std::span<const In> in, const std::uint8_t* flags, bool exclusive,
+                               Acc init) {
+    const std::size_t n = in.size();
+    expectation<Acc> e = make_expectation<Case>(n);
+    if constexpr (Case::approximate) {
+      long double acc = 0, abs_sum = 0;
+      std::size_t m = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool head = i == 0 || (flags != nullptr && flags[i] != 0);
+        const long double x = static_cast<long double>(in[i]);
+        if (exclusive) {
+          if (head) {
+            acc = static_cast<long double>(init);
+            abs_sum = std::fabs(acc);
+            m = 1;
+          }
+          set_bound(e, i, acc, abs_sum, m);
+          acc += x;
+          abs_sum += std::fabs(x);
+          ++m;
+        } else {
+          if (head) {
+            acc = x;
+            abs_sum = std::fabs(x);
+            m = 1;
+          } else {
+            acc += x;
+            abs_sum += std::fabs(x);
+            ++m;
+          }
+          set_bound(e, i, acc, abs_sum, m);
+        }
+      }
+    } else {
+      Acc acc{};
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool head = i == 0 || (flags != nullptr && flags[i] != 0);
+        if (exclusive) {
+          if (head) acc = init;
+          e.exact[guard + i] = acc;
+          acc = static_cast<Acc>(Op{}(acc, in[i]));
+        } else {
+          acc = head ? static_cast<Acc>(in[i]) : static_cast<Acc>(Op{}(acc, in[i]));
+          e.exact[guard + i] = acc;
+        }
+      }
+    }
+    return e;
+  }
+};
+
+/// \brief Input of one case: n elements from the case's generator.
+template <class Case>
+std::vector<typename Case::in_t> make_input(rng_t& r, std::size_t n) {
+  std::vector<typename Case::in_t> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = Case::gen(r, i);
+  return v;
+}
+
+/// \brief Bitwise equality of two whole arrays (the determinism tests).
+template <class T>
+bool bitwise_equal(std::span<const T> a, std::span<const T> b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+template <class T>
+bool bitwise_equal(const std::vector<T>& a, const std::vector<T>& b) {
+  return bitwise_equal(std::span<const T>(a), std::span<const T>(b));
+}
+
+/// \brief Whether a buffer's full contents are still guards around `body`, bit for bit (the
+/// input and the flags must not change).
+template <class T>
+::testing::AssertionResult unchanged(std::span<const T> all, std::span<const T> body) {
+  const T g = byte_pattern<T>(guard_byte);
+  if (all.size() != body.size() + 2 * guard)
+    return ::testing::AssertionFailure() << "buffer size changed";
+  for (std::size_t j = 0; j < guard; ++j)
+    if (std::memcmp(&all[j], &g, sizeof(T)) != 0 ||
+        std::memcmp(&all[all.size() - 1 - j], &g, sizeof(T)) != 0)
+      return ::testing::AssertionFailure() << "a guard element changed";
+  if (!bitwise_equal(all.subspan(guard, body.size()), body)) {
+    std::size_t i = 0;
+    while (std::memcmp(&all[guard + i], &body[i], sizeof(T)) == 0) ++i;
+    return ::testing::AssertionFailure() << "element " << i << " changed";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+}  // namespace parprim_test
