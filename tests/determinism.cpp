@@ -2,7 +2,7 @@
 /// \brief Run-to-run determinism: the same call twice with the same policy (thread count,
 /// grain) on the same input gives bitwise identical float results (memcmp), for every
 /// primitive, at a large size, for every policy in the backend's determinism_policies()
-/// (OpenMP: threads 1, 3, 7 with grain 1 and with the default grain, and the default policy).
+/// (OpenMP: threads 1, 3, 7 with grain 1, and the default policy).
 /// The second run uses a fresh copy of the input at another address, so a result that
 /// depended on alignment would show up too.
 

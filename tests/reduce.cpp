@@ -48,14 +48,21 @@ template <class B, class Case>
 void run_reduce(const std::vector<std::size_t>& sizes, bool large) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
+  std::size_t size_index = 0;
   for (std::size_t n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));
     rng_t r = make_rng(seed, n);
     const auto input = make_input<Case>(r, n);
     const auto init = Case::init(r);
     const auto list = [&] { return large ? B::large_policies() : B::policies(); };
+    const std::size_t policies = list().size();
     for_each_policy<B>(
-        list, [&](const auto& p) { check_reduce<B, Case>(p, input, init); }, n);
+        list,
+        [&](const auto& p, std::size_t i) {
+          if (runs_policy(large, size_index, i, policies)) check_reduce<B, Case>(p, input, init);
+        },
+        n);
+    ++size_index;
     if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
   }
 }

@@ -58,11 +58,14 @@ void run_scan(const std::vector<std::size_t>& sizes, bool exclusive, bool large)
     const auto init = Case::init(r);
     const auto want = reference<Case>::scan(input, nullptr, exclusive, init);
     const auto list = [&] { return large ? B::large_policies() : B::policies(); };
+    const std::size_t policies = list().size();
     for_each_policy<B>(
         list,
         [&](const auto& p, std::size_t i) {
+          if (!runs_policy(large, size_index, i, policies)) return;
           check_scan<B, Case>(p, input, exclusive, init, want, false);
-          // in place: every policy up to full_cross_max, every other one above
+          // in place: every policy up to full_cross_max, every other one above; at large sizes
+          // half the policies run (runs_policy)
           if (!::testing::Test::HasFatalFailure() && runs_variant(n, size_index, i, 0, 2))
             check_scan<B, Case>(p, input, exclusive, init, want, true);
         },

@@ -69,15 +69,20 @@ void run_segmented(const std::vector<std::size_t>& sizes, bool exclusive, bool l
     for (std::size_t di = 0; di < std::size(all_densities); ++di) {
       const density d = all_densities[di];
       SCOPED_TRACE(std::string("flags: ") + density_name(d));
-      rng_t fr = make_rng(seed, n, 1 + di);
-      const auto flags = make_flags(fr, n, d);
+      std::vector<std::uint8_t> flags;                        // made when first needed
       std::optional<expectation<typename Case::acc_t>> want;  // computed when first needed
       const auto list = [&] { return large ? B::large_policies() : B::policies(); };
+      const std::size_t policies = list().size();
       for_each_policy<B>(
           list,
           [&](const auto& p, std::size_t i) {
+            if (!runs_policy(large, size_index, i, policies)) return;
             if (!runs_variant(n, size_index, i, di, std::size(all_densities))) return;
-            if (!want) want = reference<Case>::scan(input, flags.data(), exclusive, init);
+            if (!want) {
+              rng_t fr = make_rng(seed, n, 1 + di);
+              flags = make_flags(fr, n, d);
+              want = reference<Case>::scan(input, flags.data(), exclusive, init);
+            }
             check_segmented<B, Case>(p, input, flags, exclusive, init, *want, false);
             if (!::testing::Test::HasFatalFailure() && runs_variant(n, size_index + di, i, 0, 2))
               check_segmented<B, Case>(p, input, flags, exclusive, init, *want, true);

@@ -97,11 +97,9 @@ struct omp_backend {
   }
   static std::vector<named_policy<policy_type>> determinism_policies() {
     std::vector<named_policy<policy_type>> v;
-    for (int t : {1, 3, 7}) {
+    for (int t : {1, 3, 7})
       v.push_back(
           {parprim::omp.threads(t).grain(1), "omp.threads(" + std::to_string(t) + ").grain(1)"});
-      v.push_back({parprim::omp.threads(t), "omp.threads(" + std::to_string(t) + ")"});
-    }
     v.push_back({parprim::omp, "omp (default threads and grain)"});
     return v;
   }

@@ -313,14 +313,14 @@ struct Argmin : case_base<arg, arg, argmin> {
 #define PARPRIM_TEST_CASES(X) \
   PARPRIM_TEST_CASES_INTEGER(X) PARPRIM_TEST_CASES_FLOAT(X) PARPRIM_TEST_CASES_STRUCT(X)
 
-/// The cases that also run at the `large` sizes: mixed widths, 64-bit, wrap-around, float sums
-/// (bounded and exact), both non-commutative operators and the commutative user operator on
-/// a user struct (vec3 is left to the small sizes: 24 bytes an element make it slow).
+/// The cases that also run at the `large` sizes: mixed widths, wrap-around, exact float and
+/// double sums (whose partial sums are all exact, so any combination error shows), both
+/// non-commutative operators and the commutative user operator on a user struct. (Float sums
+/// with rounding are covered at large sizes by determinism.cpp; there the bound of harness.hpp
+/// is too loose to add anything.)
 #define PARPRIM_TEST_CASES_LARGE(X) \
   X(Int8PlusInt32)                  \
-  X(Int64Max)                       \
   X(Uint32Plus)                     \
-  X(FloatPlus)                      \
   X(FloatPlusExact)                 \
   X(DoublePlusExact)                \
   X(Mat2Product)                    \

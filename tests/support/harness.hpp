@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <random>
+#include <random>  // std::random_device
 #include <span>
 #include <sstream>
 #include <string>
@@ -26,7 +26,37 @@
 
 namespace parprim_test {
 
-using rng_t = std::mt19937_64;
+/// \brief xoshiro256** (Blackman, Vigna): fast, and identical on every platform (unlike the
+/// std distributions), so a printed seed reproduces anywhere. Seeded through splitmix64.
+class rng_t {
+ public:
+  using result_type = std::uint64_t;
+  explicit rng_t(std::uint64_t seed) {
+    for (auto& w : s_) w = splitmix64(seed);
+  }
+  static constexpr result_type min() { return 0; }
+  static constexpr result_type max() { return ~result_type{0}; }
+  result_type operator()() {
+    const std::uint64_t result = std::rotl(s_[1] * 5, 7) * 9;
+    const std::uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = std::rotl(s_[3], 45);
+    return result;
+  }
+  static std::uint64_t splitmix64(std::uint64_t& x) {
+    std::uint64_t z = (x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t s_[4];
+};
 
 /// \brief The seed of this test: fresh from std::random_device on every run, or the value of
 /// the environment variable PARPRIM_TEST_SEED (to reproduce a failure).
@@ -46,29 +76,33 @@ inline std::string seed_trace(std::uint64_t seed) {
 /// \brief A generator for one (seed, size, salt): each size's data depends only on these, so a
 /// failure reproduces from the printed seed whatever ran before it.
 inline rng_t make_rng(std::uint64_t seed, std::size_t n, std::uint64_t salt = 0) {
-  std::seed_seq seq{static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32),
-                    static_cast<std::uint32_t>(n), static_cast<std::uint32_t>(n >> 32),
-                    static_cast<std::uint32_t>(salt)};
-  return rng_t(seq);
+  std::uint64_t x = seed;
+  const std::uint64_t a = rng_t::splitmix64(x);
+  x ^= static_cast<std::uint64_t>(n) * 0xD1B54A32D192ED03ull;
+  const std::uint64_t b = rng_t::splitmix64(x);
+  x ^= salt * 0x8CB92BA72F3D8DD7ull;
+  return rng_t(a ^ b ^ rng_t::splitmix64(x));
 }
 
-/// \brief Uniform integer in [lo, hi] of any integer type (also the char-sized ones, which
-/// std::uniform_int_distribution does not accept).
+/// \brief Uniform integer in [lo, hi] of any integer type (bias <= (hi - lo) / 2^64: nil for
+/// the ranges used here).
 template <class I>
 I uniform_int(rng_t& r, I lo, I hi) {
-  if constexpr (std::is_signed_v<I>) {
-    std::uniform_int_distribution<long long> d(lo, hi);
-    return static_cast<I>(d(r));
-  } else {
-    std::uniform_int_distribution<unsigned long long> d(lo, hi);
-    return static_cast<I>(d(r));
-  }
+  using U = std::make_unsigned_t<I>;
+  const auto span =
+      static_cast<std::uint64_t>(static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo)));
+  const std::uint64_t x = r();
+  const std::uint64_t off = span == ~std::uint64_t{0} ? x : x % (span + 1);
+  return static_cast<I>(static_cast<U>(static_cast<U>(lo) + static_cast<U>(off)));
 }
 
+/// \brief Uniform real in [lo, hi).
 template <class F>
 F uniform_real(rng_t& r, F lo, F hi) {
-  std::uniform_real_distribution<F> d(lo, hi);
-  return d(r);
+  const double u = static_cast<double>(r() >> 11) * 0x1.0p-53;  // [0, 1)
+  const F v = static_cast<F>(static_cast<double>(lo) +
+                             u * (static_cast<double>(hi) - static_cast<double>(lo)));
+  return v < hi ? v : lo;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -114,6 +148,13 @@ inline constexpr std::size_t full_cross_max = 4097;
 inline bool runs_variant(std::size_t n, std::size_t size_index, std::size_t policy_index,
                          std::size_t variant, std::size_t variants) {
   return n <= full_cross_max || (policy_index + size_index) % variants == variant;
+}
+
+/// \brief At the `large` sizes, a backend with several large_policies() runs half of them on
+/// each size, alternating, so each policy still sees half of the large sizes.
+inline bool runs_policy(bool large, std::size_t size_index, std::size_t policy_index,
+                        std::size_t policies) {
+  return !large || policies <= 1 || (policy_index + size_index) % 2 == 0;
 }
 
 // ---------------------------------------------------------------------------------------------
