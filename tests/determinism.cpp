@@ -24,7 +24,7 @@ namespace {
 
 template <class B>
 class Determinism : public ::testing::Test {};
-TYPED_TEST_SUITE(Determinism, backends, backend_names);
+TYPED_TEST_SUITE(Determinism, backends);
 
 // Float values of mixed magnitude and sign, so that every reassociation changes the result.
 std::vector<float> mixed_floats(rng_t& r, std::size_t n) {

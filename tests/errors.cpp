@@ -49,7 +49,7 @@ void expect_invalid(const std::string& what, const std::vector<T>& memory,
 
 template <class B>
 class Errors : public ::testing::Test {};
-TYPED_TEST_SUITE(Errors, backends, backend_names);
+TYPED_TEST_SUITE(Errors, backends);
 
 // Sizes: tiny, and large enough that the default policies run in parallel.
 constexpr std::size_t error_sizes[] = {1, 5, 1000, 100003};

@@ -69,11 +69,11 @@ void run_reduce(const std::vector<std::size_t>& sizes, bool large) {
 
 template <class B>
 class Reduce : public ::testing::Test {};
-TYPED_TEST_SUITE(Reduce, backends, backend_names);
+TYPED_TEST_SUITE(Reduce, backends);
 
 template <class B>
 class ReduceLarge : public ::testing::Test {};
-TYPED_TEST_SUITE(ReduceLarge, backends, backend_names);
+TYPED_TEST_SUITE(ReduceLarge, backends);
 
 #define PARPRIM_REDUCE_TEST(C)                             \
   TYPED_TEST(Reduce, C) {                                  \

@@ -77,16 +77,16 @@ void run_scan(const std::vector<std::size_t>& sizes, bool exclusive, bool large)
 
 template <class B>
 class InclusiveScan : public ::testing::Test {};
-TYPED_TEST_SUITE(InclusiveScan, backends, backend_names);
+TYPED_TEST_SUITE(InclusiveScan, backends);
 template <class B>
 class ExclusiveScan : public ::testing::Test {};
-TYPED_TEST_SUITE(ExclusiveScan, backends, backend_names);
+TYPED_TEST_SUITE(ExclusiveScan, backends);
 template <class B>
 class InclusiveScanLarge : public ::testing::Test {};
-TYPED_TEST_SUITE(InclusiveScanLarge, backends, backend_names);
+TYPED_TEST_SUITE(InclusiveScanLarge, backends);
 template <class B>
 class ExclusiveScanLarge : public ::testing::Test {};
-TYPED_TEST_SUITE(ExclusiveScanLarge, backends, backend_names);
+TYPED_TEST_SUITE(ExclusiveScanLarge, backends);
 
 #define PARPRIM_SCAN_TESTS(C)                                   \
   TYPED_TEST(InclusiveScan, C) {                                \

@@ -96,16 +96,16 @@ void run_segmented(const std::vector<std::size_t>& sizes, bool exclusive, bool l
 
 template <class B>
 class SegmentedInclusiveScan : public ::testing::Test {};
-TYPED_TEST_SUITE(SegmentedInclusiveScan, backends, backend_names);
+TYPED_TEST_SUITE(SegmentedInclusiveScan, backends);
 template <class B>
 class SegmentedExclusiveScan : public ::testing::Test {};
-TYPED_TEST_SUITE(SegmentedExclusiveScan, backends, backend_names);
+TYPED_TEST_SUITE(SegmentedExclusiveScan, backends);
 template <class B>
 class SegmentedInclusiveScanLarge : public ::testing::Test {};
-TYPED_TEST_SUITE(SegmentedInclusiveScanLarge, backends, backend_names);
+TYPED_TEST_SUITE(SegmentedInclusiveScanLarge, backends);
 template <class B>
 class SegmentedExclusiveScanLarge : public ::testing::Test {};
-TYPED_TEST_SUITE(SegmentedExclusiveScanLarge, backends, backend_names);
+TYPED_TEST_SUITE(SegmentedExclusiveScanLarge, backends);
 
 #define PARPRIM_SEGMENTED_TESTS(C)                                   \
   TYPED_TEST(SegmentedInclusiveScan, C) {                            \

@@ -6,7 +6,8 @@
 /// given thread count. Enabled by linking parprim::openmp.
 
 #if !defined(_OPENMP)
-#error "parprim's OpenMP backend needs OpenMP: link the parprim::openmp target (or compile with -fopenmp)"
+#error \
+    "parprim's OpenMP backend needs OpenMP: link the parprim::openmp target (or compile with -fopenmp)"
 #endif
 
 #include <parprim/backends/openmp/reduce.hpp>

@@ -25,13 +25,15 @@ struct reduce_impl<omp_policy> {
     namespace od = openmp::detail;
     const std::size_t n = in.size();
     const int team = od::team_size(policy, n);
-    if (team <= 1 || !od::splittable_v<Op, In, T>) return od::fold(std::move(init), in.data(), n, op);
+    if (team <= 1 || !od::splittable_v<Op, In, T>)
+      return od::fold(std::move(init), in.data(), n, op);
 
     std::vector<od::cache_padded<std::optional<T>>> partial(static_cast<std::size_t>(team));
 #pragma omp parallel num_threads(team)
     {
       const auto [b, e] = od::block_of(n, omp_get_num_threads(), omp_get_thread_num());
-      if (b < e) partial[omp_get_thread_num()].value.emplace(od::fold_nonempty<T>(in.data() + b, e - b, op));
+      if (b < e)
+        partial[omp_get_thread_num()].value.emplace(od::fold_nonempty<T>(in.data() + b, e - b, op));
     }
     for (const auto& p : partial)
       if (p.value) init = static_cast<T>(op(std::move(init), *p.value));

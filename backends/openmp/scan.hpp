@@ -3,7 +3,6 @@
 /// \brief OpenMP inclusive and exclusive scan on the cache-tiled three-phase driver.
 
 #include <cstddef>
-#include <optional>
 #include <span>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
@@ -22,7 +21,7 @@ struct scan_impl<omp_policy> {
                         Op op) {
     const int team = team_for<Op, In, Out>(policy, in.size());
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const std::optional<Out>& carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       std::size_t i = b;
       const Out first = carry ? *carry : static_cast<Out>(in[b]);
       if (!carry) out[i++] = first;
@@ -34,7 +33,7 @@ struct scan_impl<omp_policy> {
                                        return acc;
                                      });
     };
-    run(team, policy, in, std::optional<Out>{}, op, scan_block);
+    run(team, policy, in, static_cast<const Out*>(nullptr), op, scan_block);
   }
 
   template <class In, class Out, class Op>
@@ -42,8 +41,8 @@ struct scan_impl<omp_policy> {
                         Out init, Op op) {
     const int team = team_for<Op, In, Out>(policy, in.size());
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const std::optional<Out>& carry) {
-      // carry is always set: the running carry starts at init
+    const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
+      // carry is never null: the running carry starts at init
       openmp::detail::write_sequence(out.data(), b, e, stream,
                                      [acc = *carry, &in, op](std::size_t k) mutable {
                                        const Out before = acc;
@@ -51,18 +50,19 @@ struct scan_impl<omp_policy> {
                                        return before;
                                      });
     };
-    run(team, policy, in, std::optional<Out>{init}, op, scan_block);
+    run(team, policy, in, &init, op, scan_block);
   }
 
  private:
   template <class Op, class In, class Out>
   static int team_for(const omp_policy& policy, std::size_t n) {
-    return openmp::detail::scan_team_size(policy, n, openmp::detail::splittable_v<Op, In, Out>);
+    return openmp::detail::scan_team_size(policy, n, sizeof(In),
+                                          openmp::detail::splittable_v<Op, In, Out>);
   }
 
   template <class In, class Out, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, std::span<const In> in,
-                  const std::optional<Out>& carry, Op op, ScanBlock scan_block) {
+  static void run(int team, const omp_policy& policy, std::span<const In> in, const Out* carry,
+                  Op op, ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
       return od::fold_nonempty<Out>(in.data() + b, e - b, op);

@@ -5,7 +5,6 @@
 /// a head ignores its carry.
 
 #include <cstddef>
-#include <optional>
 #include <span>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
@@ -25,8 +24,7 @@ struct segmented_scan_impl<omp_policy> {
                         std::span<const Flag> flags, std::span<Out> out, Op op) {
     const int team = team_for<Op, In, Out>(policy, in.size());
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e,
-                                const std::optional<flagged<Out>>& carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
       const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
       std::size_t i = b;
@@ -45,18 +43,16 @@ struct segmented_scan_impl<omp_policy> {
                         std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
     const int team = team_for<Op, In, Out>(policy, in.size());
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e,
-                                const std::optional<flagged<Out>>& carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       // acc = init op (the segment's elements before k)
       const Out first = (b > 0 && carry) ? static_cast<Out>(op(init, carry->value)) : init;
-      openmp::detail::write_sequence(
-          out.data(), b, e, stream,
-          [acc = first, init, &in, &flags, op](std::size_t k) mutable {
-            if (k == 0 || flags[k]) acc = init;
-            const Out before = acc;
-            acc = static_cast<Out>(op(acc, in[k]));
-            return before;
-          });
+      openmp::detail::write_sequence(out.data(), b, e, stream,
+                                     [acc = first, init, &in, &flags, op](std::size_t k) mutable {
+                                       if (k == 0 || flags[k]) acc = init;
+                                       const Out before = acc;
+                                       acc = static_cast<Out>(op(acc, in[k]));
+                                       return before;
+                                     });
     };
     run<Out>(team, policy, in, flags, op, scan_block);
   }
@@ -64,7 +60,8 @@ struct segmented_scan_impl<omp_policy> {
  private:
   template <class Op, class In, class Out>
   static int team_for(const omp_policy& policy, std::size_t n) {
-    return openmp::detail::scan_team_size(policy, n, openmp::detail::splittable_v<Op, In, Out>);
+    return openmp::detail::scan_team_size(policy, n, sizeof(In),
+                                          openmp::detail::splittable_v<Op, In, Out>);
   }
 
   /// The carry into a block is the inclusive segmented value of the element before it, as a
@@ -81,7 +78,7 @@ struct segmented_scan_impl<omp_policy> {
       return flagged<Out>{od::fold_nonempty<Out>(in.data() + from, e - from, op), head};
     };
     od::tiled_scan<flagged<Out>>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(In)),
-                                 std::optional<flagged<Out>>{}, total, flag_op<Op>{op},
+                                 static_cast<const flagged<Out>*>(nullptr), total, flag_op<Op>{op},
                                  scan_block);
   }
 };

@@ -127,17 +127,17 @@ template <class Op, class T>
 struct identity {};
 
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct identity<plus, T> {
   static constexpr T value() { return T(0); }
 };
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct identity<multiplies, T> {
   static constexpr T value() { return T(1); }
 };
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct identity<minimum, T> {
   static constexpr T value() {
     if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
@@ -145,7 +145,7 @@ struct identity<minimum, T> {
   }
 };
 template <class T>
-  requires std::is_arithmetic_v<T>
+requires std::is_arithmetic_v<T>
 struct identity<maximum, T> {
   static constexpr T value() {
     if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
@@ -153,28 +153,30 @@ struct identity<maximum, T> {
   }
 };
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 struct identity<bit_and, T> {
   static constexpr T value() { return static_cast<T>(~T(0)); }
 };
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 struct identity<bit_or, T> {
   static constexpr T value() { return T(0); }
 };
 template <class T>
-  requires std::is_integral_v<T>
+requires std::is_integral_v<T>
 struct identity<bit_xor, T> {
   static constexpr T value() { return T(0); }
 };
 
 /// \brief True when `identity<Op, T>::value()` exists.
 template <class Op, class T>
-inline constexpr bool has_identity_v = requires { identity<Op, T>::value(); };
+inline constexpr bool has_identity_v = requires {
+  identity<Op, T>::value();
+};
 
 /// \brief The identity of `Op` on `T` (only when `has_identity_v<Op, T>`).
 template <class Op, class T>
-  requires has_identity_v<Op, T>
+requires has_identity_v<Op, T>
 constexpr T identity_v() {
   return identity<Op, T>::value();
 }

@@ -35,7 +35,8 @@ class omp_policy {
 
   /// \brief Use at most `n` threads. \throws parprim::invalid_argument if `n < 1`.
   omp_policy threads(int n) const {
-    if (n < 1) throw invalid_argument("parprim::omp.threads(n): n must be >= 1, got " + std::to_string(n));
+    if (n < 1)
+      throw invalid_argument("parprim::omp.threads(n): n must be >= 1, got " + std::to_string(n));
     omp_policy p = *this;
     p.threads_ = n;
     return p;

@@ -42,10 +42,10 @@ void check_segmented_args(const InputSpan& in, const FlagSpan& flags, const Outp
 /// \pre `op` is associative.
 /// \par Complexity  O(n) applications of `op`.
 /// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` or
-///   `out` do not have n elements, data is null with n > 0, or `out` partially overlaps `in` or overlaps `head_flags`.
+///   `out` do not have n elements, data is null with n > 0, or `out` partially overlaps `in` or
+///   overlaps `head_flags`.
 /// \par Determinism  as parprim::reduce.
-template <class Policy, class InputRange, class FlagRange, class OutputRange,
-          class BinaryOp = plus>
+template <class Policy, class InputRange, class FlagRange, class OutputRange, class BinaryOp = plus>
 void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
                               const FlagRange& head_flags, OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::segmented_scan_impl<Policy>;

@@ -6,7 +6,10 @@
 /// a typed test over this list. Adding a backend = writing its descriptor below and adding it
 /// to the list. A descriptor provides:
 ///
-/// - `name`: a short identifier used in test names (`Reduce/omp.Int32Plus`).
+/// - `name`: a short identifier for messages. (Typed tests are numbered in gtest's own
+///   output, `Reduce/1.Int32Plus`, and named after the descriptor in CTest,
+///   `Reduce.Int32Plus<parprim_test::omp_backend>`: CMake's gtest_discover_tests only
+///   understands numbered typed tests.)
 /// - `available`: whether this translation unit can call the backend. When false, every test
 ///   of the backend is reported as skipped with `unavailable_reason` (the descriptor must still
 ///   compile, so the list never changes with the build configuration).
@@ -109,14 +112,6 @@ struct omp_backend {
 
 /// \brief THE list. Add a backend here.
 using backends = ::testing::Types<seq_backend, omp_backend>;
-
-/// \brief Names typed tests after the backend (`Reduce/omp.Int32Plus`).
-struct backend_names {
-  template <class B>
-  static std::string GetName(int) {
-    return B::name;
-  }
-};
 
 /// \brief Calls `body(named_policy)` for each policy in `list()` of backend `B`, or marks the
 /// test skipped when `B` is not available in this build. `body` is a generic lambda: it is

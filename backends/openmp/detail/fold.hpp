@@ -15,7 +15,7 @@ namespace parprim::openmp::detail {
 /// \brief Whether `fold` may use several accumulators for `Op` on these types.
 template <class Op, class In, class T>
 inline constexpr bool lane_fold_v =
-    is_commutative_v<Op> && std::is_arithmetic_v<In> && std::is_arithmetic_v<T>;
+    is_commutative_v<Op>&& std::is_arithmetic_v<In>&& std::is_arithmetic_v<T>;
 
 /// \brief 128 bytes of accumulators: 32 int32 lanes, 16 double lanes.
 template <class T>
@@ -51,6 +51,6 @@ T fold_nonempty(const In* first, std::size_t n, Op op) {
 /// to `T` and are combined with `op(T, T)`. Otherwise the backend folds sequentially.
 template <class Op, class In, class T>
 inline constexpr bool splittable_v =
-    std::is_constructible_v<T, const In&> && std::is_invocable_v<const Op&, const T&, const T&>;
+    std::is_constructible_v<T, const In&>&& std::is_invocable_v<const Op&, const T&, const T&>;
 
 }  // namespace parprim::openmp::detail

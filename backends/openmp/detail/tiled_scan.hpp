@@ -32,13 +32,13 @@ inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
 #endif
 
 /// \brief Runs the three phases over `[0, n)` with `team` threads.
-/// \param carry  the carry into element 0 (empty for inclusive scans, `init` for exclusive)
+/// \param carry  the carry into element 0: null for inclusive scans, `&init` for exclusive
 /// \param total  `Carry total(begin, end)` for a non-empty block
 /// \param combine  `Carry combine(Carry left, Carry right)`, associative
-/// \param scan_block  `void scan_block(begin, end, const std::optional<Carry>& carry_in)`
+/// \param scan_block  `void scan_block(begin, end, const Carry* carry_in)`, null for no carry
 template <class Carry, class Total, class Combine, class ScanBlock>
-void tiled_scan(std::size_t n, int team, std::size_t tile, const std::optional<Carry>& carry,
-                Total total, Combine combine, ScanBlock scan_block) {
+void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, Total total,
+                Combine combine, ScanBlock scan_block) {
   if (team <= 1) {
     if (n > 0) scan_block(std::size_t{0}, n, carry);
     return;
@@ -50,7 +50,8 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const std::optional<C
     const int p = omp_get_num_threads();
     const int t = omp_get_thread_num();
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
-    std::optional<Carry> running = carry;
+    std::optional<Carry> running;
+    if (carry) running.emplace(*carry);
     for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
       const std::size_t len = std::min(round_len, n - base);
       const block blk = block_of(len, p, t);
@@ -68,18 +69,25 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const std::optional<C
         const auto& v = round_totals[k].value;
         if (v) running = running ? combine(*running, *v) : *v;
       }
-      if (b < e) scan_block(b, e, mine);
+      if (b < e) scan_block(b, e, mine ? &*mine : nullptr);
     }
   }
 }
 
-/// \brief Threads for a scan of `n` elements. A parallel scan applies the operator about 2n
-/// times against n sequentially, so p threads gain at most p/2: scans ask twice the policy's
-/// grain per thread (docs/openmp.md has the measurement). `splittable` is false when block
-/// results cannot be formed (see fold.hpp): the scan then runs on the calling thread.
-inline int scan_team_size(const omp_policy& policy, std::size_t n, bool splittable) {
+/// \brief Below this many input bytes a scan's data stays in the cores' caches, where two
+/// threads gain nothing (see scan_team_size).
+inline constexpr std::size_t scan_two_thread_min_bytes = std::size_t{8} << 20;
+
+/// \brief Threads for a scan of `n` elements of `in_size` bytes. A parallel scan applies the
+/// operator about 2n times against n sequentially, so p threads gain at most p/2 while the data
+/// is in cache: two threads only pay once the input streams from memory (docs/openmp.md has the
+/// measurement). `splittable` is false when block results cannot be formed (see fold.hpp): the
+/// scan then runs on the calling thread.
+inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t in_size,
+                          bool splittable) {
   if (!splittable) return 1;
-  return team_size(policy, n / 2);
+  const int team = team_size(policy, n);
+  return team == 2 && n * in_size < scan_two_thread_min_bytes ? 1 : team;
 }
 
 /// \brief Elements per thread per round for input elements of `in_size` bytes.

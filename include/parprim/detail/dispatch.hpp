@@ -21,7 +21,9 @@ template <class Policy>
 struct segmented_scan_impl;
 
 template <class T>
-concept complete_type = requires { sizeof(T); };
+concept complete_type = requires {
+  sizeof(T);
+};
 
 /// \brief Readable compile error for a policy whose backend is absent.
 template <class Impl>

@@ -48,8 +48,7 @@ device_span<const T> as_input_span(const device_span<T>& s) {
 
 /// \brief A writable device span stays one.
 template <class T>
-  requires(!std::is_const_v<T>)
-device_span<T> as_output_span(const device_span<T>& s) {
+requires(!std::is_const_v<T>) device_span<T> as_output_span(const device_span<T>& s) {
   return s;
 }
 
