@@ -73,8 +73,9 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
   temp_storage_entry& e = *entry_;
   if (device_bytes > e.scratch_bytes) {
     if (e.scratch) {
-      // The entry is idle (every call synchronises its stream before unlocking); cudaFree
-      // synchronises the device anyway.
+      // Work enqueued earlier on this stream (parprim::reduce synchronises before unlocking,
+      // reduce_enqueue may not) may still read the old block: cudaFree synchronises the
+      // device before freeing, so that work completes first.
       PARPRIM_CUDA_CHECK(cudaFree(e.scratch));
       e.scratch = nullptr;
       e.scratch_bytes = 0;
