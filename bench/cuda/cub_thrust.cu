@@ -7,62 +7,31 @@
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/reduce.h>
-#include <cub/device/device_reduce.cuh>
 
 #include <cstdint>
 #include <string>
 
+#include "cub_enqueue.cuh"
 #include "cuda_bench.hpp"
 
 namespace parprim_bench::cuda {
 namespace {
 
-/// \brief CUB's temporary storage, output and pinned result slot, grown on demand.
-struct cub_scratch {
-  void* temp = nullptr;
-  std::size_t temp_bytes = 0;
+/// \brief CUB's device output and the pinned host slot its result is copied to.
+struct cub_result_slot {
   void* out = nullptr;
   void* host = nullptr;
-  void reserve(std::size_t bytes) {
-    if (!out) {
-      cudaMalloc(&out, 64);
-      cudaMallocHost(&host, 64);
-    }
-    if (bytes > temp_bytes) {
-      cudaFree(temp);
-      cudaMalloc(&temp, bytes);
-      temp_bytes = bytes;
-    }
-  }
-};
-
-cub_scratch& scratch() {
-  static cub_scratch s;
-  return s;
-}
-
-struct plus_op {
-  template <class T>
-  __host__ __device__ T operator()(const T& a, const T& b) const {
-    return a + b;
+  cub_result_slot() {
+    cudaMalloc(&out, 64);
+    cudaMallocHost(&host, 64);
   }
 };
 
 template <class T, bool Sum>
 T cub_reduce(const T* x, std::size_t n) {
-  cub_scratch& s = scratch();
+  static cub_result_slot s;
   const cudaStream_t stream = bench_stream();
-  std::size_t bytes = 0;
-  if constexpr (Sum) {
-    cub::DeviceReduce::Sum(nullptr, bytes, x, static_cast<T*>(s.out), n, stream);
-    s.reserve(bytes);
-    cub::DeviceReduce::Sum(s.temp, bytes, x, static_cast<T*>(s.out), n, stream);
-  } else {
-    cub::DeviceReduce::Reduce(nullptr, bytes, x, static_cast<T*>(s.out), n, plus_op{}, T(0),
-                              stream);
-    s.reserve(bytes);
-    cub::DeviceReduce::Reduce(s.temp, bytes, x, static_cast<T*>(s.out), n, plus_op{}, T(0), stream);
-  }
+  cub_reduce_enqueue<T, Sum>(x, n, static_cast<T*>(s.out));
   cudaMemcpyAsync(s.host, s.out, sizeof(T), cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   return *static_cast<const T*>(s.host);

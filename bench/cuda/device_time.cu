@@ -30,8 +30,6 @@
 
 #include <cuda_runtime.h>
 
-#include <cub/device/device_reduce.cuh>
-
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -41,6 +39,7 @@
 #include <parprim/cuda_policy.hpp>
 #include <parprim/operators.hpp>
 
+#include "cub_enqueue.cuh"
 #include "cuda_bench.hpp"
 
 namespace parprim_bench::cuda {
@@ -259,56 +258,14 @@ void add_ladder_device() {
 
 // --- CUB -------------------------------------------------------------------------------------
 
-/// \brief CUB's temporary storage, grown on demand (outside the timing: the warm-up grows it).
-struct cub_temp {
-  void* p = nullptr;
-  std::size_t bytes = 0;
-  void* reserve(std::size_t want) {
-    if (want > bytes) {
-      cudaFree(p);
-      p = nullptr;
-      bytes = 0;
-      if (cudaMalloc(&p, want) == cudaSuccess) bytes = want;
-    }
-    return p;
-  }
-};
-
-cub_temp& cub_storage() {
-  static cub_temp s;
-  return s;
-}
-
-struct plus_op {
-  template <class T>
-  __host__ __device__ T operator()(const T& a, const T& b) const {
-    return a + b;
-  }
-};
-
-template <class T>
-void cub_sum_enqueue(const T* x, std::size_t n, T* out) {
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Sum(nullptr, bytes, x, out, n, bench_stream());
-  cub::DeviceReduce::Sum(cub_storage().reserve(bytes), bytes, x, out, n, bench_stream());
-}
-
-template <class T>
-void cub_reduce_enqueue(const T* x, std::size_t n, T* out) {
-  std::size_t bytes = 0;
-  cub::DeviceReduce::Reduce(nullptr, bytes, x, out, n, plus_op{}, T(0), bench_stream());
-  cub::DeviceReduce::Reduce(cub_storage().reserve(bytes), bytes, x, out, n, plus_op{}, T(0),
-                            bench_stream());
-}
-
 template <class T>
 void add_cub_device() {
   const std::string t = type_name<T>();
   add("reduce/cub_device_reduce_sum_device/" + t, [](benchmark::State& state, std::size_t n) {
-    run_reduce_device_sum<T>(state, n, &cub_sum_enqueue<T>);
+    run_reduce_device_sum<T>(state, n, &cub_reduce_enqueue<T, true>);
   });
   add("reduce/cub_device_reduce_device/" + t, [](benchmark::State& state, std::size_t n) {
-    run_reduce_device_sum<T>(state, n, &cub_reduce_enqueue<T>);
+    run_reduce_device_sum<T>(state, n, &cub_reduce_enqueue<T, false>);
   });
 }
 
@@ -334,8 +291,7 @@ void add_copy_device() {
               T a{}, b{};
               if (cudaMemcpy(&a, static_cast<const T*>(out) + (n - 1), sizeof(T),
                              cudaMemcpyDeviceToHost) != cudaSuccess ||
-                  cudaMemcpy(&b, first + (n - 1), sizeof(T), cudaMemcpyDeviceToHost) !=
-                      cudaSuccess)
+                  cudaMemcpy(&b, first + (n - 1), sizeof(T), cudaMemcpyDeviceToHost) != cudaSuccess)
                 return "cudaMemcpy failed";
               return a == b ? "" : "the copy's last element differs";
             });

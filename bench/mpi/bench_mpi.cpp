@@ -24,6 +24,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include "../keep.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -183,7 +185,7 @@ void register_reduce(const scaling& s) {
   add(base + "parprim/" + t, s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 1);
     timed(st, s.global_n, sizeof(T),
-          [&] { benchmark::DoNotOptimize(parprim::reduce(policy, in, T{}, parprim::plus{})); });
+          [&] { parprim_bench::keep(parprim::reduce(policy, in, T{}, parprim::plus{})); });
   });
   add(base + "raw/" + t, s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 1);
@@ -192,22 +194,21 @@ void register_reduce(const scaling& s) {
       T local = parprim::reduce(parprim::seq, in, T{}, parprim::plus{});
       T global{};
       MPI_Allreduce(&local, &global, 1, dt, MPI_SUM, MPI_COMM_WORLD);
-      benchmark::DoNotOptimize(global);
+      parprim_bench::keep(global);
     });
   });
   if constexpr (sizeof(T) == 4) {
     add(base + "parprim_user_op/" + t, s, [=](benchmark::State& st) {
       const auto in = make_block<T>(s.local_n, 1);
       timed(st, s.global_n, sizeof(T),
-            [&] { benchmark::DoNotOptimize(parprim::reduce(policy, in, T{}, user_plus{})); });
+            [&] { parprim_bench::keep(parprim::reduce(policy, in, T{}, user_plus{})); });
     });
     add(base + "parprim_derived/" + t, s, [=](benchmark::State& st) {
       std::vector<boxed> in(s.local_n);
       const auto v = make_block<T>(s.local_n, 1);
       for (std::size_t i = 0; i < v.size(); ++i) in[i].v = v[i];
-      timed(st, s.global_n, sizeof(T), [&] {
-        benchmark::DoNotOptimize(parprim::reduce(policy, in, boxed{0}, parprim::plus{}));
-      });
+      timed(st, s.global_n, sizeof(T),
+            [&] { parprim_bench::keep(parprim::reduce(policy, in, boxed{0}, parprim::plus{})); });
     });
     add(base + "raw_user_op/" + t, s, [=](benchmark::State& st) {
       const auto in = make_block<T>(s.local_n, 1);
@@ -215,7 +216,7 @@ void register_reduce(const scaling& s) {
         T local = parprim::reduce(parprim::seq, in, T{}, parprim::plus{});
         T global{};
         MPI_Allreduce(&local, &global, 1, MPI_INT32_T, raw_user_sum(), MPI_COMM_WORLD);
-        benchmark::DoNotOptimize(global);
+        parprim_bench::keep(global);
       });
     });
     add(base + "raw_derived/" + t, s, [=](benchmark::State& st) {
@@ -224,7 +225,7 @@ void register_reduce(const scaling& s) {
         boxed local{parprim::reduce(parprim::seq, in, T{}, parprim::plus{})};
         boxed global{};
         MPI_Allreduce(&local, &global, 1, raw_boxed_type(), raw_user_sum(), MPI_COMM_WORLD);
-        benchmark::DoNotOptimize(global);
+        parprim_bench::keep(global);
       });
     });
   }
@@ -237,14 +238,14 @@ void register_scan(const scaling& s) {
     const auto in = make_block<T>(s.local_n, 2);
     std::vector<T> out(in.size());
     timed(st, s.global_n, sizeof(T), [&] { parprim::inclusive_scan(policy, in, out); });
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
   add("mpi/scan/parprim_user_op/int32", s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 2);
     std::vector<T> out(in.size());
     timed(st, s.global_n, sizeof(T),
           [&] { parprim::inclusive_scan(policy, in, out, user_plus{}); });
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
   add("mpi/scan/raw_bound/int32", s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 2);
@@ -254,9 +255,9 @@ void register_scan(const scaling& s) {
       T total = out.empty() ? 0 : out.back();
       T carry = 0;
       MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      benchmark::DoNotOptimize(carry);
+      parprim_bench::keep(carry);
     });
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
   add("mpi/scan/raw_textbook/int32", s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 2);
@@ -269,7 +270,7 @@ void register_scan(const scaling& s) {
       if (g_rank > 0)
         for (auto& x : out) x += carry;
     });
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
 }
 
@@ -282,7 +283,7 @@ void register_segmented(const scaling& s) {
     std::vector<T> out(in.size());
     timed(st, s.global_n, sizeof(T) + 1,
           [&] { parprim::segmented_inclusive_scan(policy, in, heads, out); });
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
   add("mpi/segmented_scan/raw_textbook/int32/heads:1in1024", s, [=](benchmark::State& st) {
     const auto in = make_block<T>(s.local_n, 3);
@@ -301,7 +302,7 @@ void register_segmented(const scaling& s) {
         for (std::size_t i = 0; i < out.size() && !heads[i]; ++i) out[i] += carry.value;
     });
     MPI_Type_free(&pair);
-    benchmark::DoNotOptimize(out.data());
+    parprim_bench::keep(out.data());
   });
 }
 
