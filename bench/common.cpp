@@ -39,6 +39,17 @@ int max_threads() {
 std::vector<int> thread_counts() {
   const int max = max_threads();
   std::vector<int> counts;
+  // PARPRIM_BENCH_THREADS=1,2,3,4,...: an explicit list (values above the maximum dropped)
+  if (const char* list = std::getenv("PARPRIM_BENCH_THREADS"); list != nullptr && *list) {
+    for (const char* p = list; *p;) {
+      char* end = nullptr;
+      const long t = std::strtol(p, &end, 10);
+      if (end == p) break;
+      if (t >= 1 && t <= max) counts.push_back(static_cast<int>(t));
+      p = *end == ',' ? end + 1 : end;
+    }
+    if (!counts.empty()) return counts;
+  }
   for (int t = 1; t < max; t *= 2) counts.push_back(t);
   counts.push_back(max);
   return counts;

@@ -27,7 +27,13 @@ add_library(parprim_cuda STATIC
   src/cuda/reduce_int64.cu
   src/cuda/reduce_uint64.cu
   src/cuda/reduce_float.cu
-  src/cuda/reduce_double.cu)
+  src/cuda/reduce_double.cu
+  src/cuda/scan_int32.cu
+  src/cuda/scan_uint32.cu
+  src/cuda/scan_int64.cu
+  src/cuda/scan_uint64.cu
+  src/cuda/scan_float.cu
+  src/cuda/scan_double.cu)
 add_library(parprim::cuda ALIAS parprim_cuda)
 set_target_properties(parprim_cuda PROPERTIES
   EXPORT_NAME cuda

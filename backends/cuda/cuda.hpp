@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// \brief The CUDA backend (target `parprim::cuda`, macro PARPRIM_HAS_CUDA): the policy
-/// `parprim::cuda`, device memory (`parprim::device_span`, `parprim::device_buffer`) and the
-/// reduction ladder (docs/kernels.md).
+/// `parprim::cuda`, device memory (`parprim::device_span`, `parprim::device_buffer`), the
+/// reduction ladder and the scan ladder (docs/kernels.md).
 ///
 /// Plain C++ translation units can call the primitives for built-in arithmetic types with
 /// plus, minimum and maximum (precompiled in the library). Other types and operators need a
@@ -15,5 +15,7 @@
 
 #include <parprim/backends/cuda/device_buffer.hpp>
 #include <parprim/backends/cuda/reduce.hpp>
+#include <parprim/backends/cuda/scan.hpp>
+#include <parprim/backends/cuda/segmented_scan.hpp>
 #include <parprim/cuda_policy.hpp>
 #include <parprim/device_span.hpp>

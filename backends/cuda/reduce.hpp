@@ -26,11 +26,11 @@ namespace parprim::detail {
 template <class>
 inline constexpr bool cuda_always_false_v = false;
 
-template <cuda_reduce_rung R>
-struct reduce_impl<basic_cuda_policy<R>> {
+template <cuda_reduce_rung R, cuda_scan_rung S>
+struct reduce_impl<basic_cuda_policy<R, S>> {
   /// \brief `init op in[0] op ... op in[n-1]` on the GPU (n == 0: `init`, no GPU work).
   template <class In, class T, class Op>
-  static T apply(const basic_cuda_policy<R>& policy, device_span<const In> in, T init, Op op) {
+  static T apply(const basic_cuda_policy<R, S>& policy, device_span<const In> in, T init, Op op) {
     static_assert(!cuda_reduce_reorders(R) || is_commutative_v<Op>,
                   "parprim::reduce(parprim::cuda.reduce_kernel(...)): this rung of the ladder "
                   "(k3 to k6) reorders operands, so it accepts only commutative operators. "
@@ -65,7 +65,7 @@ struct reduce_impl<basic_cuda_policy<R>> {
 
   /// \brief Host ranges are a compile error.
   template <class In, class T, class Op>
-  static T apply(const basic_cuda_policy<R>&, std::span<const In>, T init, Op) {
+  static T apply(const basic_cuda_policy<R, S>&, std::span<const In>, T init, Op) {
     static_assert(cuda_always_false_v<In>,
                   "parprim::reduce(parprim::cuda, ...) reads device memory: pass a "
                   "parprim::device_span<T> (e.g. parprim::device_buffer<T>::span()), not a host "

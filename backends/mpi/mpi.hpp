@@ -7,6 +7,10 @@
 /// Built-in types and operators map to MPI's predefined datatypes and operations; user structs
 /// become derived datatypes (`PARPRIM_MPI_STRUCT`, datatype.hpp) and user operators user
 /// `MPI_Op`s (detail/op.hpp), so non-commutative operators give the sequential left fold.
+///
+/// With the CUDA backend in the translation unit (PARPRIM_HAS_CUDA), `.local(parprim::cuda)`
+/// keeps each rank's block in its GPU's memory (`parprim::device_span`); see
+/// detail/local_cuda.hpp (which GPU, traffic per primitive) and `parprim::mpi_local_device`.
 
 #if !__has_include(<mpi.h>)
 #error \
@@ -23,3 +27,8 @@
 #include <parprim/backends/mpi/reduce.hpp>
 #include <parprim/backends/mpi/scan.hpp>
 #include <parprim/backends/mpi/segmented_scan.hpp>
+
+// .local(parprim::cuda): device blocks, one GPU per rank (detail/local_cuda.hpp).
+#if defined(PARPRIM_HAS_CUDA) && PARPRIM_HAS_CUDA
+#include <parprim/backends/mpi/detail/local_cuda.hpp>
+#endif

@@ -19,6 +19,10 @@
 ///   ...). Default: `parprim::omp` when the OpenMP backend is enabled in this translation unit
 ///   (PARPRIM_HAS_OPENMP), else `parprim::seq`. With p ranks per node, give each rank its share
 ///   of the cores (`parprim::omp.threads(cores / p)`) or use `seq` with one rank per core.
+///   With the CUDA backend, `local(parprim::cuda)`: each rank's block is device memory
+///   (`parprim::device_span`) on GPU `node rank % GPU count` (or the cuda policy's own
+///   `.device(id)`; `parprim::mpi_local_device(policy)` says which), only scalars cross ranks;
+///   see detail/local_cuda.hpp.
 /// - `root(r)`: `reduce` delivers the result on rank r only (`MPI_Reduce`); the other ranks get
 ///   `init` back. Scans ignore it. Default: every rank gets the result.
 /// - `collective_checks(false)`: skip the argument agreement (one small `MPI_Allreduce` per

@@ -102,10 +102,16 @@ void segmented_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
   using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  static_assert(sizeof(typename decltype(flags)::value_type) == 1,
+                "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "segmented_inclusive_scan", [&] {
     detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan");
+    mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
+                                         "segmented_inclusive_scan",
+                                         {{"in", input.data(), input.size()},
+                                          {"head_flags", flags.data(), flags.size()},
+                                          {"out", output.data(), output.size()}});
   });
   impl::inclusive(policy, input, flags, output, op);
 }
@@ -120,12 +126,18 @@ void segmented_exclusive_scan(const mpi_policy<Local>& policy, const InputRange&
   using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  static_assert(sizeof(typename decltype(flags)::value_type) == 1,
+                "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "segmented_exclusive_scan", [&] {
     detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan");
+    mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
+                                         "segmented_exclusive_scan",
+                                         {{"in", input.data(), input.size()},
+                                          {"head_flags", flags.data(), flags.size()},
+                                          {"out", output.data(), output.size()}});
   });
-  using acc_t = std::remove_cvref_t<decltype(output[0])>;
+  using acc_t = typename decltype(output)::value_type;
   impl::exclusive(policy, input, flags, output, static_cast<acc_t>(std::move(init)), op);
 }
 

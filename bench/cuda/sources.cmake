@@ -10,4 +10,8 @@ set(parprim_cuda_bench_sources
   ${CMAKE_CURRENT_LIST_DIR}/ladder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cub_thrust.cu
   ${CMAKE_CURRENT_LIST_DIR}/device_time.cu
-  ${CMAKE_CURRENT_LIST_DIR}/copy_roof.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/copy_roof.cpp
+  # scans and segmented scans (names and method: scan_bench.hpp)
+  ${CMAKE_CURRENT_LIST_DIR}/scan_inputs.cu
+  ${CMAKE_CURRENT_LIST_DIR}/scan_ladder.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/scan_cub_thrust.cu)

@@ -6,7 +6,9 @@
 /// maximum over the ranks (MPI_Allreduce), as manual time. Rank 0 reports; the other ranks
 /// print nothing and never write --benchmark_out.
 ///
-/// Names: mpi/<primitive>/<competitor>/<type>/<strong|weak>/ranks:<p>/n:<global n>
+/// Names: mpi/<primitive>/<competitor>/<type>/<strong|weak>/ranks:<p>/n:<global n>, and
+/// mpi/latency/{allreduce,exscan,exscan_flag_pair}/int32/ranks:<p>/n:1 (one collective of one
+/// scalar, the cost model's log p term: 2000 calls, in microseconds).
 /// - strong scaling: n = 2^28 in total (PARPRIM_BENCH_MPI_STRONG_LOG2), split evenly;
 /// - weak scaling: 2^24 per rank (PARPRIM_BENCH_MPI_WEAK_LOG2).
 /// Competitors (each rank's local part runs on parprim::seq: one rank per core):
@@ -306,6 +308,43 @@ void register_segmented(const scaling& s) {
   });
 }
 
+/// The collective latency the cost model's log p term stands for: one collective of one
+/// scalar (and of the {value, flag} pair with the user op that segmented scan uses).
+void register_latency() {
+  const std::string s = "/int32/ranks:" + std::to_string(g_size) + "/n:1";
+  const auto reg = [&](const std::string& name, std::function<void(benchmark::State&)> fn) {
+    benchmark::RegisterBenchmark((name + s).c_str(), std::move(fn))
+        ->UseManualTime()
+        ->Iterations(2000)
+        ->Repetitions(3)
+        ->ReportAggregatesOnly(true)
+        ->Unit(benchmark::kMicrosecond);
+  };
+  reg("mpi/latency/allreduce", [](benchmark::State& st) {
+    std::int32_t v = g_rank;
+    std::int32_t r = 0;
+    timed(st, 1, sizeof(v), [&] { MPI_Allreduce(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
+    parprim_bench::keep(r);
+  });
+  reg("mpi/latency/exscan", [](benchmark::State& st) {
+    std::int32_t v = g_rank;
+    std::int32_t r = 0;
+    timed(st, 1, sizeof(v), [&] { MPI_Exscan(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
+    parprim_bench::keep(r);
+  });
+  reg("mpi/latency/exscan_flag_pair", [](benchmark::State& st) {
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+    MPI_Type_commit(&pair);
+    flagged_int v{g_rank, g_rank % 3 == 0};
+    flagged_int r{0, 0};
+    timed(st, 1, sizeof(v),
+          [&] { MPI_Exscan(&v, &r, 1, pair, raw_segmented_op(), MPI_COMM_WORLD); });
+    MPI_Type_free(&pair);
+    parprim_bench::keep(r.value);
+  });
+}
+
 /// Google Benchmark reporter that prints nothing (ranks other than 0).
 class null_reporter : public benchmark::BenchmarkReporter {
  public:
@@ -350,6 +389,7 @@ int main(int argc, char** argv) {
     bench::register_scan(s);
     bench::register_segmented(s);
   }
+  bench::register_latency();
 
   benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
   benchmark::AddCustomContext("parprim_local_policy", "seq");

@@ -9,6 +9,8 @@
 ///   float b = pp::reduce(pp::cuda.on(stream), in, 0.0f, pp::plus{});
 ///   float c = pp::reduce(pp::cuda.reduce_kernel(pp::cuda_reduce::k3_sequential_addressing),
 ///                        in, 0.0f, pp::plus{});
+///   pp::device_span<float> out = ...;
+///   pp::inclusive_scan(pp::cuda.scan_kernel(pp::cuda_scan::k1_kogge_stone), in, out);
 /// \endcode
 ///
 /// The kernel of a ladder is part of the policy's *type*: misuse is found at compile time
@@ -92,6 +94,51 @@ inline constexpr cuda_reduce_kernel<cuda_reduce_rung::vectorized_single_pass>
 inline constexpr auto default_ = k7_vectorized_single_pass;
 }  // namespace cuda_reduce
 
+/// \brief The rungs of the CUDA scan ladder (docs/kernels.md). Every rung keeps sequence order,
+/// so every rung takes non-commutative operators; every rung also runs the segmented scans.
+enum class cuda_scan_rung : int {
+  kogge_stone = 1,            ///< Kogge-Stone in a block, one element per thread; scan-then-add
+  brent_kung = 2,             ///< Brent-Kung (up-sweep, down-sweep) in a block; scan-then-add
+  coarsened_three_phase = 3,  ///< thread-coarsened three-phase block scan; scan-then-add
+  warp_reduce_then_scan = 4,  ///< warp shuffles; reduce, scan of block totals, rescan
+  decoupled_look_back = 5,    ///< the default: single pass, decoupled look-back, Hopper-tuned
+};
+
+/// \brief The short name of a scan rung, e.g. "k2_brent_kung".
+constexpr const char* cuda_scan_name(cuda_scan_rung r) noexcept {
+  switch (r) {
+    case cuda_scan_rung::kogge_stone:
+      return "k1_kogge_stone";
+    case cuda_scan_rung::brent_kung:
+      return "k2_brent_kung";
+    case cuda_scan_rung::coarsened_three_phase:
+      return "k3_coarsened_three_phase";
+    case cuda_scan_rung::warp_reduce_then_scan:
+      return "k4_warp_reduce_then_scan";
+    case cuda_scan_rung::decoupled_look_back:
+      return "k5_decoupled_look_back";
+  }
+  return "unknown";
+}
+
+/// \brief A scan rung as a value whose type carries it: what `.scan_kernel(...)` takes.
+template <cuda_scan_rung R>
+struct cuda_scan_kernel {
+  static constexpr cuda_scan_rung rung = R;
+  static constexpr int number = static_cast<int>(R);
+};
+
+/// \brief The scan ladder: `policy.scan_kernel(parprim::cuda_scan::k2_brent_kung)`.
+namespace cuda_scan {
+inline constexpr cuda_scan_kernel<cuda_scan_rung::kogge_stone> k1_kogge_stone{};
+inline constexpr cuda_scan_kernel<cuda_scan_rung::brent_kung> k2_brent_kung{};
+inline constexpr cuda_scan_kernel<cuda_scan_rung::coarsened_three_phase> k3_coarsened_three_phase{};
+inline constexpr cuda_scan_kernel<cuda_scan_rung::warp_reduce_then_scan> k4_warp_reduce_then_scan{};
+inline constexpr cuda_scan_kernel<cuda_scan_rung::decoupled_look_back> k5_decoupled_look_back{};
+/// \brief The default kernel (rung 5).
+inline constexpr auto default_ = k5_decoupled_look_back;
+}  // namespace cuda_scan
+
 /// \brief The CUDA policy (target `parprim::cuda`). Use the object `parprim::cuda`.
 ///
 /// Options, each returning a modified copy:
@@ -99,18 +146,30 @@ inline constexpr auto default_ = k7_vectorized_single_pass;
 /// - `device(id)`: run on GPU `id` (default: the calling thread's current device); the
 ///   current device is restored afterwards.
 /// - `reduce_kernel(parprim::cuda_reduce::kN_...)`: the rung of the reduction ladder.
+/// - `scan_kernel(parprim::cuda_scan::kN_...)`: the rung of the scan ladder (scans and
+///   segmented scans).
+/// - `deterministic(bool)` (default true): scans give bitwise identical results from run to
+///   run for the same input, n and GPU. Only the default scan rung (5) has a faster
+///   alternative for operators whose result depends on grouping (floating-point sums, user
+///   operators): `deterministic(false)` lets its look-back group operands as timing allows,
+///   as CUB does. Integer arithmetic, min and max are identical either way.
 ///
-/// Every call returns after its result is on the host (the stream is synchronised). Temporary
-/// storage is cached per device and stream. Failures raise parprim::cuda_error.
-/// \tparam Reduce  the reduction rung (default: rung 7). A later ladder (scan) adds its own
-/// defaulted parameter.
-template <cuda_reduce_rung Reduce = cuda_reduce_rung::vectorized_single_pass>
+/// Every call returns after its result is complete (a reduction's value is on the host, a
+/// scan's output in device memory; the stream is synchronised), so errors of the kernels are
+/// reported by the call that caused them. Temporary storage is cached per device and stream.
+/// Failures raise parprim::cuda_error.
+/// \tparam Reduce  the reduction rung (default: rung 7)
+/// \tparam Scan  the scan rung (default: rung 5)
+template <cuda_reduce_rung Reduce = cuda_reduce_rung::vectorized_single_pass,
+          cuda_scan_rung Scan = cuda_scan_rung::decoupled_look_back>
 class basic_cuda_policy {
  public:
   /// \brief `cudaStream_t`, spelled without CUDA headers.
   using stream_type = CUstream_st*;
   /// \brief The reduction rung this policy runs.
   static constexpr cuda_reduce_rung reduce_rung = Reduce;
+  /// \brief The scan rung this policy runs.
+  static constexpr cuda_scan_rung scan_rung = Scan;
 
   /// \brief Run on `stream` (`nullptr`: the default stream).
   constexpr basic_cuda_policy on(stream_type stream) const noexcept {
@@ -130,9 +189,24 @@ class basic_cuda_policy {
   }
   /// \brief The same policy running reduction rung `R`.
   template <cuda_reduce_rung R>
-  constexpr basic_cuda_policy<R> reduce_kernel(cuda_reduce_kernel<R>) const noexcept {
-    return basic_cuda_policy<R>(stream_, device_);
+  constexpr basic_cuda_policy<R, Scan> reduce_kernel(cuda_reduce_kernel<R>) const noexcept {
+    return basic_cuda_policy<R, Scan>(stream_, device_, deterministic_);
   }
+  /// \brief The same policy running scan rung `S`.
+  template <cuda_scan_rung S>
+  constexpr basic_cuda_policy<Reduce, S> scan_kernel(cuda_scan_kernel<S>) const noexcept {
+    return basic_cuda_policy<Reduce, S>(stream_, device_, deterministic_);
+  }
+
+  /// \brief The same policy with (`true`, the default) or without a run-to-run identical
+  /// grouping of floating-point scans (see the class comment).
+  constexpr basic_cuda_policy deterministic(bool on) const noexcept {
+    basic_cuda_policy p = *this;
+    p.deterministic_ = on;
+    return p;
+  }
+  /// \return whether scans are run-to-run deterministic
+  constexpr bool is_deterministic() const noexcept { return deterministic_; }
 
   /// \return the stream (`nullptr`: default stream)
   constexpr stream_type stream() const noexcept { return stream_; }
@@ -142,12 +216,14 @@ class basic_cuda_policy {
   constexpr basic_cuda_policy() noexcept = default;
 
  private:
-  template <cuda_reduce_rung>
+  template <cuda_reduce_rung, cuda_scan_rung>
   friend class basic_cuda_policy;
-  constexpr basic_cuda_policy(stream_type s, int d) noexcept : stream_(s), device_(d) {}
+  constexpr basic_cuda_policy(stream_type s, int d, bool det) noexcept
+      : stream_(s), device_(d), deterministic_(det) {}
 
   stream_type stream_ = nullptr;
   int device_ = -1;
+  bool deterministic_ = true;
 };
 
 /// \brief The default CUDA policy type.

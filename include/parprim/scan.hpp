@@ -2,6 +2,7 @@
 /// \file
 /// \brief parprim::inclusive_scan and parprim::exclusive_scan, routed by the policy.
 
+#include <type_traits>
 #include <utility>
 
 #include <parprim/detail/dispatch.hpp>
@@ -61,7 +62,7 @@ void exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   detail::check_scan_args(input, output, "exclusive_scan");
-  using acc_t = std::remove_cvref_t<decltype(output[0])>;
+  using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
   impl::exclusive(policy, input, output, static_cast<acc_t>(std::move(init)), op);
 }
 

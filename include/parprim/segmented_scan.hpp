@@ -6,6 +6,7 @@
 /// element 0 always starts one, whatever `flags[0]` holds. Each segment is scanned on its own.
 
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <parprim/detail/dispatch.hpp>
@@ -52,7 +53,8 @@ void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
+                "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan");
   impl::inclusive(policy, input, flags, output, op);
@@ -71,10 +73,11 @@ void segmented_exclusive_scan(const Policy& policy, const InputRange& in,
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(flags[0]) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+  static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
+                "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan");
-  using acc_t = std::remove_cvref_t<decltype(output[0])>;
+  using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
   impl::exclusive(policy, input, flags, output, static_cast<acc_t>(std::move(init)), op);
 }
 

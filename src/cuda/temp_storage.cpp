@@ -27,6 +27,7 @@ struct temp_storage_entry {
     if (scratch) (void)cudaFree(scratch);
     if (ticket) (void)cudaFree(ticket);
     if (host) (void)cudaFreeHost(host);
+    if (status) (void)cudaFree(status);
   }
 
   std::mutex mutex;
@@ -36,7 +37,11 @@ struct temp_storage_entry {
   unsigned* ticket = nullptr;
   bool ticket_clean = false;
   void* host = nullptr;
+  void* host_device = nullptr;  // the device's address of `host` (mapped pinned memory)
   std::size_t host_bytes = 0;
+  unsigned* status = nullptr;
+  std::size_t status_words = 0;
+  unsigned epoch = 0;  // the last epoch handed out; the status words hold epochs <= it
 };
 
 namespace {
@@ -69,6 +74,10 @@ std::size_t grown(std::size_t have, std::size_t want) {
 
 temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
                                        std::size_t host_bytes)
+    : temp_storage_lease(device, stream, device_bytes, host_bytes, 0) {}
+
+temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
+                                       std::size_t host_bytes, std::size_t status_words)
     : entry_(&entry_for(device, stream)), lock_(entry_->mutex) {
   temp_storage_entry& e = *entry_;
   if (device_bytes > e.scratch_bytes) {
@@ -88,10 +97,12 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
     if (e.host) {
       PARPRIM_CUDA_CHECK(cudaFreeHost(e.host));
       e.host = nullptr;
+      e.host_device = nullptr;
       e.host_bytes = 0;
     }
     const std::size_t bytes = host_bytes < 256 ? 256 : host_bytes;
-    PARPRIM_CUDA_CHECK(cudaMallocHost(&e.host, bytes));
+    PARPRIM_CUDA_CHECK(cudaHostAlloc(&e.host, bytes, cudaHostAllocMapped | cudaHostAllocPortable));
+    PARPRIM_CUDA_CHECK(cudaHostGetDevicePointer(&e.host_device, e.host, 0));
     e.host_bytes = bytes;
   }
   if (!e.ticket) {
@@ -99,6 +110,25 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
     e.ticket_clean = false;
   }
   if (!e.ticket_clean) PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.ticket, 0, sizeof(unsigned), stream));
+  if (status_words > 0) {
+    if (status_words > e.status_words) {
+      if (e.status) {
+        PARPRIM_CUDA_CHECK(cudaFree(e.status));  // waits for work that may still use it
+        e.status = nullptr;
+        e.status_words = 0;
+      }
+      const std::size_t words = grown(e.status_words, status_words);
+      PARPRIM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&e.status), words * sizeof(unsigned)));
+      PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.status, 0, words * sizeof(unsigned), stream));
+      e.status_words = words;
+      e.epoch = 0;
+    }
+    if (e.epoch == (1u << 30) - 1) {  // epochs stay below 2^30 (kernels shift them by 2)
+      PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.status, 0, e.status_words * sizeof(unsigned), stream));
+      e.epoch = 0;
+    }
+    epoch_ = ++e.epoch;
+  }
   // Until this call finishes cleanly the ticket's state is unknown.
   e.ticket_clean = false;
 }
@@ -115,6 +145,12 @@ unsigned* temp_storage_lease::ticket() const noexcept {
 }
 void* temp_storage_lease::host_slot() const noexcept {
   return entry_->host;
+}
+void* temp_storage_lease::host_slot_device() const noexcept {
+  return entry_->host_device;
+}
+unsigned* temp_storage_lease::status() const noexcept {
+  return entry_->status;
 }
 
 int multiprocessor_count(int device) {

@@ -23,6 +23,9 @@ namespace parprim::detail::cuda {
 struct launch_options {
   CUstream_st* stream = nullptr;
   int device = -1;
+  /// Scans (rung 5): float results identical from run to run (the default); reductions are
+  /// always deterministic.
+  bool deterministic = true;
 };
 
 /// \brief `init op in[0] op ... op in[n-1]` on the GPU with rung `R`, for n >= 1; returns after

@@ -31,6 +31,10 @@ class temp_storage_lease {
   /// \throws parprim::cuda_error when an allocation fails
   temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
                      std::size_t host_bytes);
+  /// \brief As above, plus at least `status_words` words of *status* memory for single-pass
+  /// scans (see `status()`).
+  temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
+                     std::size_t host_bytes, std::size_t status_words);
   ~temp_storage_lease();
   temp_storage_lease(const temp_storage_lease&) = delete;
   temp_storage_lease& operator=(const temp_storage_lease&) = delete;
@@ -40,8 +44,17 @@ class temp_storage_lease {
   /// \return a device counter that is zero when the first kernel of this call runs; a kernel
   /// that uses it must leave it zero
   unsigned* ticket() const noexcept;
-  /// \return the pinned host slot
+  /// \return the pinned host slot (mapped: kernels can write it directly)
   void* host_slot() const noexcept;
+  /// \return the device's address of the pinned host slot
+  void* host_slot_device() const noexcept;
+  /// \return the status words: device memory used only by single-pass scans, whose words
+  /// each hold the epoch of the call that last set them. No word holds the epoch that
+  /// `epoch()` returns until this call sets it, so a call needs no reset of its flags.
+  unsigned* status() const noexcept;
+  /// \return this call's epoch: in [1, 2^30), different from every earlier call's on this entry
+  /// (when the counter wraps the status words are zeroed again)
+  unsigned epoch() const noexcept { return epoch_; }
   /// \brief Call once the ticket is known to be zero for the next kernel on this stream:
   /// after the stream was synchronised without error, or once a kernel that leaves it zero
   /// (rung 7) or does not touch it was enqueued successfully (stream order).
@@ -51,6 +64,7 @@ class temp_storage_lease {
   temp_storage_entry* entry_;
   std::unique_lock<std::mutex> lock_;
   bool clean_ = false;
+  unsigned epoch_ = 0;
 };
 
 /// \brief The number of multiprocessors of `device` (cached).

@@ -28,4 +28,35 @@ __device__ __forceinline__ T shuffle_down(const T& v, unsigned delta) {
   return r;
 }
 
+/// \brief The value `v` of lane `lane - delta` (the caller's own value where that lane is
+/// before the start of the warp). Every lane of the warp must call it.
+template <class T>
+__device__ __forceinline__ T shuffle_up(const T& v, unsigned delta) {
+  static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
+  constexpr unsigned words = (sizeof(T) + 3) / 4;
+  unsigned w[words];
+  w[words - 1] = 0;
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_up_sync(full_warp_mask, w[i], delta);
+  T r = v;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+/// \brief The value `v` of lane `src`. Every lane of the warp must call it.
+template <class T>
+__device__ __forceinline__ T shuffle_from(const T& v, unsigned src) {
+  static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
+  constexpr unsigned words = (sizeof(T) + 3) / 4;
+  unsigned w[words];
+  w[words - 1] = 0;
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_sync(full_warp_mask, w[i], src);
+  T r = v;
+  memcpy(&r, w, sizeof(T));
+  return r;
+}
+
 }  // namespace parprim::detail::cuda

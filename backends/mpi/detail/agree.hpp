@@ -4,7 +4,9 @@
 /// rank before calling a backend; a rank whose arguments are invalid would throw alone while
 /// the others block in the primitive's collective. The MPI entry points (the `parprim::reduce`
 /// ... overloads for `mpi_policy` in reduce.hpp, scan.hpp, segmented_scan.hpp) therefore run
-/// the same checks, then agree on the outcome with one `MPI_Allreduce` of three ints, so every
+/// the same checks, plus the local policy's own (`local_checks`, detail/local.hpp: with
+/// `.local(parprim::cuda)`, that a GPU exists and the blocks are on it), then agree on the
+/// outcome with one `MPI_Allreduce` of three ints, so every
 /// rank throws or none does. The same exchange checks that all ranks name the same root.
 
 #include <mpi.h>
@@ -24,6 +26,8 @@ namespace parprim::mpi_detail {
 /// naming the first failing rank and its message. Collective over the policy's communicator.
 template <class Local, class Checks>
 void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks checks) {
+  // First (collective on the communicator's first use): the checks may use the context.
+  const context ctx = make_context(policy.communicator());
   std::exception_ptr failure;
   std::string message;
   try {
@@ -32,7 +36,6 @@ void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks 
     failure = std::current_exception();
     message = e.what();
   }
-  const context ctx = make_context(policy.communicator());
   const int root = policy.root_rank().value_or(-1);
   if (ctx.size > 1 && policy.collective_checks_enabled()) {
     // {first failing rank as size - rank (0: none), max root, -min root}

@@ -25,6 +25,7 @@ struct context {
   MPI_Comm comm;  ///< the library's duplicate (MPI_ERRORS_RETURN)
   int rank;
   int size;
+  int node_rank;  ///< the rank among this communicator's ranks on the same node (shared memory)
 };
 
 /// \brief The duplicates, one per user communicator.
@@ -47,7 +48,7 @@ class comm_cache {
       throw invalid_argument(
           "parprim::mpi: inter-communicators are not supported (scans need MPI_Exscan); pass "
           "an intra-communicator, e.g. from MPI_Intercomm_merge");
-    return {e->dup, e->rank, e->size};
+    return {e->dup, e->rank, e->size, e->node_rank};
   }
 
  private:
@@ -55,6 +56,7 @@ class comm_cache {
     MPI_Comm dup = MPI_COMM_NULL;
     int rank = 0;
     int size = 1;
+    int node_rank = 0;
     bool inter = false;
   };
 
@@ -85,6 +87,7 @@ class comm_cache {
       }
       PARPRIM_MPI_CHECK(MPI_Comm_rank(e->dup, &e->rank));
       PARPRIM_MPI_CHECK(MPI_Comm_size(e->dup, &e->size));
+      e->node_rank = node_rank_of(e->dup, e->rank);
     }
     const int rc = MPI_Comm_set_attr(user, kv, e.get());
     if (rc != MPI_SUCCESS) {
@@ -96,6 +99,18 @@ class comm_cache {
       users_.push_back(user);
     }
     return e.release();
+  }
+
+  // The rank among the ranks of `dup` that share this node's memory (what picks a GPU per rank,
+  // see detail/local_cuda.hpp). Collective over `dup`, done once with the duplicate.
+  static int node_rank_of(MPI_Comm dup, int rank) {
+    MPI_Comm node = MPI_COMM_NULL;
+    PARPRIM_MPI_CHECK(MPI_Comm_split_type(dup, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+    int r = 0;
+    const int rc = MPI_Comm_rank(node, &r);
+    MPI_Comm_free(&node);
+    PARPRIM_MPI_CHECK(rc);
+    return r;
   }
 
   // Delete callback: the user freed the communicator (or we release it at finalize).

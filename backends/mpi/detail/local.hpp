@@ -3,7 +3,10 @@
 /// \brief The per-rank work, expressed with the local policy's own primitives (so it runs on
 /// that policy's threads or device): a block's fold, and a scan that starts from a carry-in.
 
+#include <mpi.h>
+
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <span>
 #include <type_traits>
@@ -27,6 +30,22 @@ constexpr void require_combinable() {
                 "parprim::mpi: the accumulator type must be trivially copyable and "
                 "default-constructible to travel between ranks");
 }
+
+/// \brief One block argument (its name, data and element count), for a local policy's checks.
+struct block_arg {
+  const char* name;
+  const void* data;
+  std::size_t size;
+};
+
+/// \brief Checks a local policy adds to the cross-rank argument agreement (detail/agree.hpp),
+/// run on every rank after the front end's own checks: none for host policies. The CUDA local
+/// policy specialises it (detail/local_cuda.hpp: a GPU exists, blocks are on the rank's GPU).
+template <class Local>
+struct local_checks {
+  static void run(MPI_Comm /*comm*/, const Local& /*local*/, const char* /*fn*/,
+                  std::initializer_list<block_arg> /*blocks*/) {}
+};
 
 /// \brief `in[0] op in[1] op ... op in[n-1]` as a `T` (n >= 1), with the local policy.
 template <class T, class Local, class In, class Op>

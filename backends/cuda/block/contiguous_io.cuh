@@ -1,0 +1,74 @@
+#pragma once
+/// \file
+/// \brief A thread's run of `Items` consecutive elements, loaded or stored with 16-byte
+/// accesses when the run is 16-byte aligned and a whole number of 16-byte words, with scalar
+/// accesses otherwise. (A warp's 16-byte accesses then cover 32 runs side by side; the
+/// sectors a first access leaves half-used are completed by the next, from L1.)
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace parprim::detail::cuda {
+
+/// \brief Whether a run of `Items` values of `U` can move as 16-byte words.
+template <class U, unsigned Items>
+inline constexpr bool vector_run_v = std::is_arithmetic_v<U> && 16 % sizeof(U) == 0 &&
+                                     (Items * sizeof(U)) % 16 == 0;
+/// \brief Whether a run of `Items` values of `U` is exactly one 4- or 8-byte word.
+template <class U, unsigned Items>
+inline constexpr bool word_run_v = std::is_arithmetic_v<U> &&
+                                   (Items * sizeof(U) == 4 || Items * sizeof(U) == 8);
+/// \brief The word type of a 4- or 8-byte run.
+template <unsigned Bytes>
+using run_word_t = std::conditional_t<Bytes == 4, unsigned, unsigned long long>;
+
+template <unsigned Items, class U>
+__device__ __forceinline__ void load_contiguous(const U* p, U (&x)[Items]) {
+  if constexpr (vector_run_v<U, Items>) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+      constexpr unsigned words = Items * sizeof(U) / 16;
+      uint4 w[words];
+#pragma unroll
+      for (unsigned k = 0; k < words; ++k) w[k] = reinterpret_cast<const uint4*>(p)[k];
+      memcpy(x, w, sizeof(x));
+      return;
+    }
+  } else if constexpr (word_run_v<U, Items>) {
+    using word = run_word_t<Items * sizeof(U)>;
+    if (reinterpret_cast<std::uintptr_t>(p) % sizeof(word) == 0) {
+      const word w = *reinterpret_cast<const word*>(p);
+      memcpy(x, &w, sizeof(x));
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k) x[k] = p[k];
+}
+
+template <unsigned Items, class U>
+__device__ __forceinline__ void store_contiguous(U* p, const U (&x)[Items]) {
+  if constexpr (vector_run_v<U, Items>) {
+    if (reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+      constexpr unsigned words = Items * sizeof(U) / 16;
+      uint4 w[words];
+      memcpy(w, x, sizeof(x));
+#pragma unroll
+      for (unsigned k = 0; k < words; ++k) reinterpret_cast<uint4*>(p)[k] = w[k];
+      return;
+    }
+  } else if constexpr (word_run_v<U, Items>) {
+    using word = run_word_t<Items * sizeof(U)>;
+    if (reinterpret_cast<std::uintptr_t>(p) % sizeof(word) == 0) {
+      word w;
+      memcpy(&w, x, sizeof(x));
+      *reinterpret_cast<word*>(p) = w;
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k) p[k] = x[k];
+}
+
+}  // namespace parprim::detail::cuda

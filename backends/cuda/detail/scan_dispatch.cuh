@@ -1,0 +1,127 @@
+#pragma once
+/// \file
+/// \brief The definitions of `parprim::detail::cuda::scan` and `segmented_scan` (declared in
+/// detail/scan_entry.hpp): each rung's tile and driver, the problem built from the arguments,
+/// one synchronous run. Compiled by nvcc only: user .cu files include it through scan.hpp.
+
+#if !defined(__CUDACC__)
+#error "parprim: scan_dispatch.cuh holds CUDA kernels; compile this file with nvcc"
+#endif
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include <parprim/backends/cuda/detail/scan_entry.hpp>
+#include <parprim/backends/cuda/detail/scan_launch.cuh>
+#include <parprim/error.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief Sections of rung 3: as long as possible up to 16 elements, with the tile, its padding
+/// and the section totals within 44000 bytes of shared memory.
+template <class V>
+inline constexpr unsigned rung3_coarsening_v =
+    44000 / sizeof(V) <= 512
+        ? 1u
+        : ((44000 / sizeof(V) - 512) * 32 / 33 / 256 > 16
+               ? 16u
+               : ((44000 / sizeof(V) - 512) * 32 / 33 / 256 > 0
+                      ? static_cast<unsigned>((44000 / sizeof(V) - 512) * 32 / 33 / 256)
+                      : 1u));
+
+/// \brief The tiles of the rungs, with their tuning: rung 1 512 threads; rung 2 512 threads
+/// x 2; rung 3 256 threads x sections of up to 16; rungs 4-5 256 threads (rung 4), 512 (rung 5) x
+/// register_items_v.
+template <class P>
+using tile_rung1 = tile_kogge_stone<512, P>;
+template <class P>
+using tile_rung2 = tile_brent_kung<512, P>;
+template <class P>
+using tile_rung3 = tile_coarsened_three_phase<256, rung3_coarsening_v<typename P::value_type>, P>;
+template <class P>
+using input_of_t = std::remove_cv_t<std::remove_pointer_t<decltype(P::in)>>;
+template <unsigned BlockSize, class P>
+using tile_registers_for =
+    tile_registers<BlockSize, register_items_v<input_of_t<P>, typename P::value_type>,
+                   vector_items_v<input_of_t<P>>, P>;
+template <class P>
+using tile_rung4 = tile_registers_for<256, P>;
+template <class P>
+using tile_rung5 = tile_registers_for<look_back_tuning::block_size, P>;
+
+/// \brief The driver of rung `S` for problem `P`.
+template <cuda_scan_rung S, class P>
+struct scan_driver;
+template <class P>
+struct scan_driver<cuda_scan_rung::kogge_stone, P> {
+  using type = scan_then_add<tile_rung1, P>;
+};
+template <class P>
+struct scan_driver<cuda_scan_rung::brent_kung, P> {
+  using type = scan_then_add<tile_rung2, P>;
+};
+template <class P>
+struct scan_driver<cuda_scan_rung::coarsened_three_phase, P> {
+  using type = scan_then_add<tile_rung3, P>;
+};
+template <class P>
+struct scan_driver<cuda_scan_rung::warp_reduce_then_scan, P> {
+  using type = reduce_then_scan<tile_rung4, P>;
+};
+template <class P>
+struct scan_driver<cuda_scan_rung::decoupled_look_back, P> {
+  using type = single_pass_look_back<tile_rung5, P>;
+};
+
+inline void check_scan_operands(const void* in, const void* out, std::size_t n, scan_kind kind,
+                                const void* init, const char* fn) {
+  if (kind == scan_kind::exclusive && init == nullptr)
+    throw invalid_argument(std::string("parprim::") + fn + ": an exclusive scan needs init");
+  if (n == 0) return;
+  if (in == nullptr || out == nullptr)
+    throw invalid_argument(std::string("parprim::") + fn +
+                           ": null data with n = " + std::to_string(n));
+  check_device_pointer(in, fn, "the input");
+  check_device_pointer(out, fn, "the output");
+}
+
+template <cuda_scan_rung S, class In, class T, class Op>
+void scan(const launch_options& options, const In* in, T* out, std::size_t n, scan_kind kind,
+          const T* init, const T* carry, Op op) {
+  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  using P = plain_problem<In, T, Op>;
+  P p{in, out, n, op, kind == scan_kind::exclusive, {}};
+  if (init != nullptr && kind == scan_kind::exclusive) {
+    p.prefix_ops.a = *init;
+    p.prefix_ops.has_a = true;
+  }
+  if (carry != nullptr) {
+    p.prefix_ops.b = *carry;
+    p.prefix_ops.has_b = true;
+  }
+  run_scan<typename scan_driver<S, P>::type>(options, p, fn);
+}
+
+template <cuda_scan_rung S, class In, class T, class Op>
+void segmented_scan(const launch_options& options, const In* in, const std::uint8_t* flags, T* out,
+                    std::size_t n, scan_kind kind, const T* init, const T* carry, Op op) {
+  const char* fn =
+      kind == scan_kind::exclusive ? "segmented_exclusive_scan" : "segmented_inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  if (flags == nullptr)
+    throw invalid_argument(std::string("parprim::") + fn + ": the head flags are null");
+  check_device_pointer(flags, fn, "the head flags");
+  using P = segmented_problem<In, T, Op>;
+  P p{in, flags, out, n, op, kind == scan_kind::exclusive, init ? *init : T{}, {}, nullptr};
+  if (carry != nullptr) {
+    p.prefix_ops.a = flagged<T>{*carry, false};
+    p.prefix_ops.has_a = true;
+  }
+  run_scan<typename scan_driver<S, P>::type>(options, p, fn);
+}
+
+}  // namespace parprim::detail::cuda

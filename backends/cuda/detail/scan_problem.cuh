@@ -1,0 +1,194 @@
+#pragma once
+/// \file
+/// \brief What a scan kernel reads and writes, apart from how it scans: the *problem*. Every
+/// rung of the scan ladder scans values of `value_type` with `op_type` and hands each element's
+/// results to the problem, which decides what to store. Two problems:
+///
+/// - `plain_problem`: inclusive or exclusive scan of `In` into `T` with `Op` (also used for the
+///   scan of tile totals in the multi-pass rungs, where `In = T = value_type`);
+/// - `segmented_problem`: the flag operator on `flagged<T>` pairs (detail/segmented.hpp):
+///   (s_i, f_i) (+) (s_j, f_j) = (f_j ? s_j : s_i + s_j, f_i | f_j).
+///
+/// The shared-memory rungs (1-3) call `store(i, own_head, has_e, e, incl, final, tile)` for
+/// element i, with
+/// `incl` the fold of everything up to and including i and `e` the fold of everything before
+/// i (absent only for the very first element when there is no prefix). `final == false` is
+/// the first pass of the scan-then-add rungs (1-3): tiles other than tile 0 are scanned
+/// without their carry, and `fix_up` later folds the carry in. A tile's elements are always a
+/// prefix of its threads' slots, so no identity element is needed anywhere.
+///
+/// The register-blocked rungs (4, 5) move runs of consecutive elements: `load_run`,
+/// `output` (what `store` would write, for a final tile) and `store_run`.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <parprim/backends/cuda/block/contiguous_io.cuh>
+#include <parprim/detail/segmented.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief A value that may be absent (no identity element is assumed).
+template <class V>
+struct maybe {
+  V value;
+  bool has;
+};
+
+/// \brief `a op b` where either may be absent.
+template <class V, class Op>
+__device__ __forceinline__ maybe<V> combine(const maybe<V>& a, const maybe<V>& b, const Op& op) {
+  if (!a.has) return b;
+  if (!b.has) return a;
+  return {static_cast<V>(op(a.value, b.value)), true};
+}
+
+/// \brief The prefix folded in front of element 0: `a op b`, each optional (plain exclusive:
+/// a = init, b = carry; plain inclusive: b = carry; segmented: a = (carry, no head)).
+template <class V>
+struct prefix_operands {
+  V a;
+  V b;
+  bool has_a = false;
+  bool has_b = false;
+
+  template <class Op>
+  __device__ maybe<V> get(const Op& op) const {
+    return combine(maybe<V>{a, has_a}, maybe<V>{b, has_b}, op);
+  }
+};
+
+/// \brief Scan of `In` into `T`: inclusive stores `incl`, exclusive stores `e` (the prefix
+/// holds `init`, so `e` is present for every element; in the scan of tile totals with no
+/// prefix element 0 is not stored, nobody reads it).
+template <class In, class T, class Op>
+struct plain_problem {
+  using value_type = T;
+  using op_type = Op;
+  static constexpr bool segmented = false;
+
+  const In* in;
+  T* out;
+  std::size_t n;
+  Op op;
+  bool exclusive;
+  prefix_operands<T> prefix_ops;
+
+  __device__ maybe<T> prefix() const { return prefix_ops.get(op); }
+  __host__ __device__ op_type value_op() const { return op; }
+  __device__ T load(std::size_t i) const { return static_cast<T>(in[i]); }
+  __device__ static bool is_head(const T&) { return false; }
+  template <unsigned Items>
+  __device__ void load_run(std::size_t i, T (&v)[Items]) const {
+    In x[Items];
+    load_contiguous<Items>(in + i, x);
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k) v[k] = static_cast<T>(x[k]);
+  }
+  __device__ T output(bool, bool, const T& e, const T& incl) const {
+    return exclusive ? e : incl;
+  }
+  template <unsigned Items>
+  __device__ void store_run(std::size_t i, const T (&o)[Items]) const {
+    store_contiguous<Items>(out + i, o);
+  }
+  __device__ void store_one(std::size_t i, const T& o) const {
+    out[i] = o;
+  }
+
+  __device__ void store(std::size_t i, bool /*own_head*/, bool has_e, const T& e, const T& incl,
+                        bool /*final*/, std::size_t /*tile*/) const {
+    if (!exclusive)
+      out[i] = incl;
+    else if (has_e)
+      out[i] = e;
+  }
+  /// \brief Scan-then-add, pass 3: the first element of tile `tile` >= 1 is `tile_first`;
+  /// `carry` is the fold of everything before it.
+  __device__ std::size_t fix_up_end(std::size_t, std::size_t tile_end, const T&) const {
+    return tile_end;
+  }
+  __device__ void fix_up(std::size_t i, bool tile_head, const T& carry) const {
+    out[i] = exclusive && tile_head ? carry : static_cast<T>(op(carry, out[i]));
+  }
+};
+
+/// \brief Segmented scan of `In` (values) and one-byte head flags into `T`.
+///
+/// In the first pass of rungs 1-3 (`final == false`) a tile's elements before its first head
+/// get their in-tile fold only (without `init` for exclusive); `first_head[tile]` records
+/// where that run ends, and `fix_up` completes those elements with the carry.
+template <class In, class T, class Op>
+struct segmented_problem {
+  using value_type = flagged<T>;
+  using op_type = flag_op<Op>;
+  static constexpr bool segmented = true;
+
+  const In* in;
+  const std::uint8_t* flags;
+  T* out;
+  std::size_t n;
+  Op op;
+  bool exclusive;
+  T init;
+  prefix_operands<flagged<T>> prefix_ops;  // a = (carry, no head) when there is a carry
+  std::size_t* first_head;                 // rungs 1-3 only: per tile
+
+  __device__ maybe<flagged<T>> prefix() const { return prefix_ops.get(value_op()); }
+  __host__ __device__ op_type value_op() const { return op_type{op}; }
+  __device__ flagged<T> load(std::size_t i) const { return {static_cast<T>(in[i]), flags[i] != 0}; }
+  __device__ static bool is_head(const flagged<T>& v) { return v.head; }
+  template <unsigned Items>
+  __device__ void load_run(std::size_t i, flagged<T> (&v)[Items]) const {
+    In x[Items];
+    std::uint8_t f[Items];
+    load_contiguous<Items>(in + i, x);
+    load_contiguous<Items>(flags + i, f);
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k) v[k] = flagged<T>{static_cast<T>(x[k]), f[k] != 0};
+  }
+  __device__ T output(bool own_head, bool has_e, const flagged<T>& e,
+                      const flagged<T>& incl) const {
+    if (!exclusive) return incl.value;
+    return own_head || !has_e ? init : static_cast<T>(op(init, e.value));
+  }
+  template <unsigned Items>
+  __device__ void store_run(std::size_t i, const T (&o)[Items]) const {
+    store_contiguous<Items>(out + i, o);
+  }
+  __device__ void store_one(std::size_t i, const T& o) const {
+    out[i] = o;
+  }
+
+  __device__ void store(std::size_t i, bool own_head, bool has_e, const flagged<T>& e,
+                        const flagged<T>& incl, bool final, std::size_t tile) const {
+    if (!final && own_head && !(has_e && e.head)) first_head[tile] = i;
+    if (!exclusive) {
+      out[i] = incl.value;
+    } else if (own_head || (final && !has_e)) {
+      out[i] = init;
+    } else if (has_e) {
+      // final, or a head came earlier in this tile: complete; else the in-tile fold only
+      out[i] = final || e.head ? static_cast<T>(op(init, e.value)) : e.value;
+    }
+  }
+  __device__ std::size_t fix_up_end(std::size_t tile, std::size_t tile_end,
+                                    const flagged<T>& tile_total) const {
+    return tile_total.head ? first_head[tile] : tile_end;
+  }
+  __device__ void fix_up(std::size_t i, bool tile_head, const flagged<T>& carry) const {
+    if (!exclusive)
+      out[i] = static_cast<T>(op(carry.value, out[i]));
+    else
+      out[i] = tile_head ? static_cast<T>(op(init, carry.value))
+                         : static_cast<T>(op(init, static_cast<T>(op(carry.value, out[i]))));
+  }
+};
+
+/// \brief The problem that scans tile totals (multi-pass rungs): an exclusive scan of
+/// `value_type` values with the parent's prefix, into `carries`.
+template <class Problem>
+using totals_problem_t = plain_problem<typename Problem::value_type, typename Problem::value_type,
+                                       typename Problem::op_type>;
+
+}  // namespace parprim::detail::cuda

@@ -1,0 +1,87 @@
+#pragma once
+/// \file
+/// \brief CUDA inclusive and exclusive scan: `scan_impl<basic_cuda_policy<R, S>>`, running scan
+/// rung `S` (docs/kernels.md). Compile-time checks as in reduce.hpp: device spans only, and a
+/// g++ translation unit may only use the combinations precompiled in `parprim::cuda`.
+
+#include <span>
+#include <type_traits>
+
+#include <parprim/backends/cuda/detail/scan_entry.hpp>
+#include <parprim/cuda_policy.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/device_span.hpp>
+#include <parprim/operators.hpp>
+
+#if defined(__CUDACC__)
+#include <parprim/backends/cuda/detail/scan_dispatch.cuh>
+#endif
+
+namespace parprim::detail {
+
+template <class>
+inline constexpr bool cuda_scan_always_false_v = false;
+
+/// \brief The compile-time requirements of every CUDA scan.
+template <class In, class T, class Op>
+constexpr void check_cuda_scan_types() {
+  static_assert(std::is_trivially_copyable_v<In> && std::is_trivially_copyable_v<T>,
+                "parprim CUDA scans: element and output types must be trivially copyable");
+  static_assert(std::is_default_constructible_v<T> && alignof(T) <= 16,
+                "parprim CUDA scans: the output type must be default constructible and aligned "
+                "to at most 16 bytes");
+  static_assert(
+      std::is_constructible_v<T, const In&> && std::is_invocable_v<const Op&, const T&, const T&>,
+      "parprim CUDA scans: the output type must be constructible from the element type and "
+      "op(T, T) must be valid");
+#if !defined(__CUDACC__)
+  static_assert(cuda::precompiled_scan_v<In, T, Op>,
+                "parprim CUDA scans from a translation unit not compiled by nvcc: only the "
+                "combinations precompiled in the parprim::cuda library are available here "
+                "(element type = output type = int32_t, uint32_t, int64_t, uint64_t, float or "
+                "double, with parprim::plus, minimum or maximum). For other types or "
+                "operators, make this a .cu file compiled by nvcc; the operator must then be "
+                "callable on the device.");
+#endif
+}
+
+template <cuda_reduce_rung R, cuda_scan_rung S>
+struct scan_impl<basic_cuda_policy<R, S>> {
+  using policy_type = basic_cuda_policy<R, S>;
+
+  template <class In, class T, class Op>
+  static void inclusive(const policy_type& policy, device_span<const In> in, device_span<T> out,
+                        Op op) {
+    check_cuda_scan_types<In, T, Op>();
+    cuda::scan<S, In, T, Op>(
+        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        in.data(), out.data(), in.size(), cuda::scan_kind::inclusive, nullptr, nullptr, op);
+  }
+
+  template <class In, class T, class Op>
+  static void exclusive(const policy_type& policy, device_span<const In> in, device_span<T> out,
+                        T init, Op op) {
+    check_cuda_scan_types<In, T, Op>();
+    cuda::scan<S, In, T, Op>(
+        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        in.data(), out.data(), in.size(), cuda::scan_kind::exclusive, &init, nullptr, op);
+  }
+
+  /// \brief Host ranges are a compile error.
+  template <class In, class Out, class... Rest>
+  static void inclusive(const policy_type&, std::span<const In>, std::span<Out>, Rest&&...) {
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim scans with parprim::cuda read and write device memory: pass "
+                  "parprim::device_span<T> (e.g. parprim::device_buffer<T>::span()), not host "
+                  "ranges, or use a host policy (parprim::seq, parprim::omp).");
+  }
+  template <class In, class Out, class... Rest>
+  static void exclusive(const policy_type&, std::span<const In>, std::span<Out>, Rest&&...) {
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim scans with parprim::cuda read and write device memory: pass "
+                  "parprim::device_span<T> (e.g. parprim::device_buffer<T>::span()), not host "
+                  "ranges, or use a host policy (parprim::seq, parprim::omp).");
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// \brief CUDA segmented scans: `segmented_scan_impl<basic_cuda_policy<R, S>>`. The flag
+/// operator (detail/segmented.hpp) runs through scan rung `S`; flags are one byte each.
+
+#include <cstdint>
+#include <span>
+
+#include <parprim/backends/cuda/scan.hpp>
+
+namespace parprim::detail {
+
+template <cuda_reduce_rung R, cuda_scan_rung S>
+struct segmented_scan_impl<basic_cuda_policy<R, S>> {
+  using policy_type = basic_cuda_policy<R, S>;
+
+  template <class In, class F, class T, class Op>
+  static void inclusive(const policy_type& policy, device_span<const In> in,
+                        device_span<const F> flags, device_span<T> out, Op op) {
+    check_cuda_scan_types<In, T, Op>();
+    cuda::segmented_scan<S, In, T, Op>(
+        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()), out.data(), in.size(),
+        cuda::scan_kind::inclusive, nullptr, nullptr, op);
+  }
+
+  template <class In, class F, class T, class Op>
+  static void exclusive(const policy_type& policy, device_span<const In> in,
+                        device_span<const F> flags, device_span<T> out, T init, Op op) {
+    check_cuda_scan_types<In, T, Op>();
+    cuda::segmented_scan<S, In, T, Op>(
+        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()), out.data(), in.size(),
+        cuda::scan_kind::exclusive, &init, nullptr, op);
+  }
+
+  /// \brief Host ranges are a compile error.
+  template <class In, class F, class Out, class... Rest>
+  static void inclusive(const policy_type&, std::span<const In>, std::span<const F>, std::span<Out>,
+                        Rest&&...) {
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim segmented scans with parprim::cuda read device memory: pass "
+                  "parprim::device_span values, flags and output, not host ranges.");
+  }
+  template <class In, class F, class Out, class... Rest>
+  static void exclusive(const policy_type&, std::span<const In>, std::span<const F>, std::span<Out>,
+                        Rest&&...) {
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim segmented scans with parprim::cuda read device memory: pass "
+                  "parprim::device_span values, flags and output, not host ranges.");
+  }
+};
+
+}  // namespace parprim::detail

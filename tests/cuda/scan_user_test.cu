@@ -1,0 +1,83 @@
+/// \file
+/// \brief inclusive_scan / exclusive_scan through parprim::cuda from a .cu translation unit
+/// (nvcc instantiates the kernels): what the library does not precompile. int8 into int32
+/// (the accumulator is the output's type), and user structs with device-callable operators:
+/// the NON-commutative 2x2 matrix product and affine-map composition (every rung keeps
+/// sequence order, so every rung must give the sequential left fold exactly) and a vec3
+/// struct with plus, minimum and maximum. Every rung, the sizes of scan_sizes() (10^7 for
+/// int8 -> int32 and affine composition), inclusive and exclusive with a random init, in place
+/// and out of place (where the types agree), poisoned outputs with guards. Segmented scans of
+/// the same cases are in scan_segmented_test.cu.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "cuda_test_support.hpp"
+
+namespace parprim_cuda_test::scans {
+namespace {
+
+using namespace cases;  // NOLINT: the case names read as the test matrix
+
+template <class Case>
+class CudaScanUser : public ::testing::Test {};
+using user_cases =
+    ::testing::Types<Int8PlusInt32, Mat2Product, AffineCompose, Vec3Plus, Vec3Min, Vec3Max>;
+TYPED_TEST_SUITE(CudaScanUser, user_cases);
+
+template <class Case>
+constexpr bool at_ten_million =
+    std::is_same_v<Case, Int8PlusInt32> || std::is_same_v<Case, AffineCompose>;
+
+TYPED_TEST(CudaScanUser, InclusiveAndExclusiveEveryRungAndSize) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  sweep<TypeParam>(seed, scan_sizes(seed, at_ten_million<TypeParam>), sweep_options{});
+}
+
+// In place needs one element type: int8 input over the int32 output's own bytes is a partial
+// overlap, refused before anything is written.
+TEST(CudaScanUserEdge, InPlaceAcrossWidthsIsRefused) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  constexpr std::size_t n = 1000;
+  guarded_device_buffer<std::int32_t> out(n);
+  out.poison(n);
+  const parprim::device_span<const std::int8_t> bytes(
+      reinterpret_cast<const std::int8_t*>(out.body().data()), n);
+  const std::vector<std::int32_t> poison(n, pt::byte_pattern<std::int32_t>(pt::poison_byte));
+  for_each_scan_rung([&](const auto& rung, std::size_t) {
+    EXPECT_THROW(parprim::inclusive_scan(rung.on(test_stream()), bytes, out.body()),
+                 parprim::invalid_argument)
+        << scan_rung_name(rung);
+    EXPECT_THROW(parprim::exclusive_scan(rung.on(test_stream()), bytes, out.body(), std::int32_t(1),
+                                         parprim::plus{}),
+                 parprim::invalid_argument)
+        << scan_rung_name(rung);
+    EXPECT_TRUE(device_unchanged(out, poison)) << scan_rung_name(rung);
+  });
+}
+
+// A .cu translation unit uses the precompiled instantiations for the built-in combinations
+// (extern templates) and instantiates the rest: both in one file, results as from g++.
+TEST(CudaScanUserEdge, PrecompiledAndInstantiatedSideBySide) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  sweep_options o;
+  o.segmented = true;
+  o.densities = {density::third};
+  std::vector<std::size_t> sizes;
+  for (std::size_t n : {0, 1, 33, 4097, 100003})
+    if (n <= scan_max_n()) sizes.push_back(n);
+  sweep<Int32Plus>(seed, sizes, o);
+  sweep<Uint64Max>(seed, sizes, o);
+}
+
+}  // namespace
+}  // namespace parprim_cuda_test::scans
