@@ -323,7 +323,8 @@ void register_latency() {
   reg("mpi/latency/allreduce", [](benchmark::State& st) {
     std::int32_t v = g_rank;
     std::int32_t r = 0;
-    timed(st, 1, sizeof(v), [&] { MPI_Allreduce(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
+    timed(st, 1, sizeof(v),
+          [&] { MPI_Allreduce(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
     parprim_bench::keep(r);
   });
   reg("mpi/latency/exscan", [](benchmark::State& st) {

@@ -166,7 +166,7 @@ void add(const std::string& name, std::function<void(benchmark::State&)> fn) {
 }
 
 std::string suffix(std::size_t global_n) {
-  return "/strong/ranks:" + std::to_string(g_size) + "/n:" + std::to_string(global_n);
+  return std::string("/strong/ranks:") + std::to_string(g_size) + "/n:" + std::to_string(global_n);
 }
 
 template <class T>
@@ -230,7 +230,7 @@ void register_type(std::size_t requested_n) {
 }
 
 void register_latency() {
-  const std::string s = "/int32/ranks:" + std::to_string(g_size) + "/n:1";
+  const std::string s = std::string("/int32/ranks:") + std::to_string(g_size) + "/n:1";
   benchmark::RegisterBenchmark(("mpi/latency/allreduce" + s).c_str(),
                                [](benchmark::State& st) {
                                  std::int32_t v = g_rank;
@@ -310,8 +310,10 @@ int main(int argc, char** argv) {
   bench::register_latency();
 
   std::string map;
-  for (std::size_t r = 0; r < devices.size(); ++r)
-    map += (r ? "," : "") + std::to_string(devices[r]);
+  for (std::size_t r = 0; r < devices.size(); ++r) {
+    if (r) map += ',';
+    map += std::to_string(devices[r]);
+  }
   benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
   benchmark::AddCustomContext("parprim_local_policy", "cuda");
   benchmark::AddCustomContext("rank_gpus", map);

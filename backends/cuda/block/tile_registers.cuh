@@ -121,6 +121,7 @@ struct tile_registers {
     if (warp == 0) {
       const V w = s.warp_scan[lane < warps_valid ? lane : 0];
       const V ws = warp_inclusive_scan(w, lane, op);
+      __syncwarp();  // every lane has read its slot (lanes past the end read slot 0) first
       if (lane < warps_valid) s.warp_scan[lane] = ws;
     }
     __syncthreads();
