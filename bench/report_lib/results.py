@@ -181,6 +181,7 @@ def load(paths: list) -> tuple:
     notes, contexts = [], {}
     chosen = {}   # run_name -> Result (a later file replaces an earlier one)
     errors = {}
+    replaced = {}  # (earlier file, later file) -> number of benchmarks measured in both
     for path in paths:
         data = read_json(path, notes)
         contexts[path] = data.get("context", {})
@@ -204,9 +205,12 @@ def load(paths: list) -> tuple:
             medians.setdefault(run_name, _median_of(runs))
         for run_name, r in medians.items():
             if run_name in chosen and chosen[run_name].source != path:
-                notes.append(f"{run_name}: measured in {chosen[run_name].source} and {path}; "
-                             f"the latter is used")
+                key = (chosen[run_name].source, path)
+                replaced[key] = replaced.get(key, 0) + 1
             chosen[run_name] = r
+    for (earlier, later), count in replaced.items():
+        notes.append(f"{count} benchmark(s) measured in both {earlier} and {later}; "
+                     f"the latter is used")
     errors = [e for name, e in errors.items() if name not in chosen]
     return list(chosen.values()), errors, contexts, notes
 
