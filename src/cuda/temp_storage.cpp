@@ -42,6 +42,7 @@ struct temp_storage_entry {
   unsigned* status = nullptr;
   std::size_t status_words = 0;
   unsigned epoch = 0;  // the last epoch handed out; the status words hold epochs <= it
+  unsigned status_layout = 0;  // the layout of the last call that used the status words
 };
 
 namespace {
@@ -74,10 +75,11 @@ std::size_t grown(std::size_t have, std::size_t want) {
 
 temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
                                        std::size_t host_bytes)
-    : temp_storage_lease(device, stream, device_bytes, host_bytes, 0) {}
+    : temp_storage_lease(device, stream, device_bytes, host_bytes, 0, 0) {}
 
 temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
-                                       std::size_t host_bytes, std::size_t status_words)
+                                       std::size_t host_bytes, std::size_t status_words,
+                                       unsigned status_layout)
     : entry_(&entry_for(device, stream)), lock_(entry_->mutex) {
   temp_storage_entry& e = *entry_;
   if (device_bytes > e.scratch_bytes) {
@@ -123,9 +125,12 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
       e.status_words = words;
       e.epoch = 0;
     }
-    if (e.epoch == (1u << 30) - 1) {  // epochs stay below 2^30 (kernels shift them by 2)
+    // epochs stay below 2^30 (kernels shift them by 2); a new layout must not read the data
+    // bytes of the old one as status words
+    if (e.epoch == (1u << 30) - 1 || status_layout != e.status_layout) {
       PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.status, 0, e.status_words * sizeof(unsigned), stream));
-      e.epoch = 0;
+      if (e.epoch == (1u << 30) - 1) e.epoch = 0;
+      e.status_layout = status_layout;
     }
     epoch_ = ++e.epoch;
   }

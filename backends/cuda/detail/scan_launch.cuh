@@ -52,6 +52,7 @@ class scan_then_add {
   }
   std::size_t scratch_bytes() const noexcept { return bytes_; }
   std::size_t status_words() const noexcept { return 0; }
+  unsigned status_layout() const noexcept { return 0; }
 
   void enqueue(Problem p, scan_scratch s, cudaStream_t stream) const {
     V* totals = reinterpret_cast<V*>(s.bytes);
@@ -96,6 +97,7 @@ class reduce_then_scan {
   }
   std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(V)); }
   std::size_t status_words() const noexcept { return 0; }
+  unsigned status_layout() const noexcept { return 0; }
 
   static int blocks_that_fit() {
     int fit_reduce = 0;
@@ -141,6 +143,13 @@ class single_pass_look_back {
   std::size_t status_words() const noexcept {
     return states::uses_status_words ? tiles_ : (states::bytes(tiles_) + 3) / 4;
   }
+  /// Bytes per tile in the status memory: a status word, or a packed value-and-status word.
+  unsigned status_layout() const noexcept {
+    if constexpr (states::uses_status_words)
+      return sizeof(unsigned);
+    else
+      return sizeof(typename states::word);
+  }
 
   void enqueue(const Problem& p, scan_scratch s, cudaStream_t stream) const {
     look_back_state<V> st{};
@@ -178,7 +187,7 @@ void run_scan(const launch_options& options, const Problem& p, const char* fn) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver = make_driver<Driver>(p.n, guard.device());
   temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), 0,
-                           driver.status_words());
+                           driver.status_words(), driver.status_layout());
   driver.enqueue(p,
                  scan_scratch{static_cast<unsigned char*>(lease.device_scratch()), lease.status(),
                               lease.ticket(), lease.epoch(), options.deterministic},

@@ -32,9 +32,12 @@ class temp_storage_lease {
   temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
                      std::size_t host_bytes);
   /// \brief As above, plus at least `status_words` words of *status* memory for single-pass
-  /// scans (see `status()`).
+  /// scans (see `status()`). `status_layout` names how the caller lays out its words (e.g. the
+  /// bytes per tile); when it differs from the previous call's on this entry, the words are
+  /// zeroed first, so a call never reads as a status what another layout wrote as data.
   temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
-                     std::size_t host_bytes, std::size_t status_words);
+                     std::size_t host_bytes, std::size_t status_words,
+                     unsigned status_layout = 0);
   ~temp_storage_lease();
   temp_storage_lease(const temp_storage_lease&) = delete;
   temp_storage_lease& operator=(const temp_storage_lease&) = delete;
