@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/backends/cuda/detail/scan_launch.cuh>
@@ -31,8 +32,8 @@ inline constexpr unsigned rung3_coarsening_v =
                       : 1u));
 
 /// \brief The tiles of the rungs, with their tuning: rung 1 512 threads; rung 2 512 threads
-/// x 2; rung 3 256 threads x sections of up to 16; rungs 4-5 256 threads (rung 4), 512 (rung 5) x
-/// register_items_v.
+/// x 2; rung 3 256 threads x sections of up to 16; rung 4 256 threads x register_items_v; rung 5
+/// below (rung5_shape).
 template <class P>
 using tile_rung1 = tile_kogge_stone<512, P>;
 template <class P>
@@ -47,8 +48,30 @@ using tile_registers_for =
                    vector_items_v<input_of_t<P>>, P>;
 template <class P>
 using tile_rung4 = tile_registers_for<256, P>;
+/// \brief Rung 5's tile (measured on the H200: dev/scan_sweep.cu, docs/kernels.md): plain scans
+/// of 4-byte inputs 256 threads x 24, of 8-byte inputs 256 x 12; segmented scans of 4-byte
+/// inputs with an exact operator 128 x 24 (the flagged pairs' registers allow fewer threads
+/// per SM); everything else 512 threads x register_items_v.
 template <class P>
-using tile_rung5 = tile_registers_for<look_back_tuning::block_size, P>;
+struct rung5_shape {
+  using V = typename P::value_type;
+  static constexpr std::size_t in_bytes = sizeof(input_of_t<P>);
+  static constexpr bool plain_tuned = !P::segmented && (in_bytes == 4 || in_bytes == 8) &&
+                                      sizeof(V) <= 8;
+  static constexpr bool segmented_tuned = P::segmented &&
+                                          exact_grouping_v<typename P::op_type, V> &&
+                                          in_bytes == 4 && sizeof(V) <= 8;
+  static constexpr unsigned block = plain_tuned       ? look_back_tuning::block_size_small
+                                    : segmented_tuned ? look_back_tuning::block_size_small / 2
+                                                      : look_back_tuning::block_size_large;
+  static constexpr unsigned items = segmented_tuned                   ? 24u
+                                    : plain_tuned && sizeof(V) <= 4   ? 24u
+                                    : plain_tuned                     ? 12u
+                                    : register_items_v<input_of_t<P>, V>;
+};
+template <class P>
+using tile_rung5 =
+    tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
 
 /// \brief The driver of rung `S` for problem `P`.
 template <cuda_scan_rung S, class P>

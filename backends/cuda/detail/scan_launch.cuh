@@ -122,8 +122,8 @@ class reduce_then_scan {
   std::size_t grid_ = 1;
 };
 
-/// \brief Rung 5.
-template <template <class> class TileOf, class Problem>
+/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls.
+template <template <class> class TileOf, class Problem, class Tuning = look_back_tuning>
 class single_pass_look_back {
  public:
   using V = typename Problem::value_type;
@@ -162,8 +162,9 @@ class single_pass_look_back {
     }
     st.ticket = s.ticket;
     st.epoch = s.epoch;
-    launch(scan_look_back_kernel<tile, Problem>, tiles_, tile::block_size, 0, stream, p, tiles_, st,
-           s.deterministic);
+    launch(scan_look_back_kernel<tile, Problem, Tuning::fold_tiles_per_lane>, tiles_,
+           tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
+           Tuning::template delays<Problem>(tiles_));
   }
 
  private:

@@ -42,11 +42,40 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Tuning of rung 5 for Hopper.
+/// \brief When the look-back polls: it sleeps `first_ns` before its first poll (time for the
+/// tiles before it to publish, so fewer polls find nothing), then between failed polls
+/// `pause_ns`, doubling up to `max_pause_ns`. Sleeping pollers leave the L2 slices that hold
+/// the status words of the newest tiles to the stores that publish them.
+struct look_back_delays {
+  unsigned first_ns = 0;
+  unsigned pause_ns = 16;
+  unsigned max_pause_ns = 256;
+};
+
+/// \brief Tuning of rung 5 for Hopper (measured on the H200, dev/scan_sweep.cu; see
+/// docs/kernels.md).
 struct look_back_tuning {
-  /// 512 threads x 16 int32: 32 KiB tiles, so one step of the look-back chain (a window of
-  /// 32 tiles) covers 1 MiB of input.
-  static constexpr unsigned block_size = 512;
+  /// Threads per block of the tuned shapes (plain scans of 4- and 8-byte inputs; segmented
+  /// pairs half as many threads), and of the others (detail/scan_dispatch.cuh: rung5_shape).
+  static constexpr unsigned block_size_small = 256;
+  static constexpr unsigned block_size_large = 512;
+  /// Tiles per lane of the deterministic look-back's window. 2^28 floats, 256 x 24: 1055 us
+  /// with 1 (64 registers, 4 blocks per SM), 1091 with 2, 1095 with 4 (80 registers, 3
+  /// blocks per SM): the window's width is not what limits that path.
+  static constexpr unsigned fold_tiles_per_lane = 1;
+  /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
+  /// matters more than the traffic of failed polls).
+  static constexpr std::size_t sleep_from_tiles = 512;
+  /// 2^28 int32 (43690 tiles): 842 us without a first wait, 696 us with 1.2 us and 650 ns
+  /// between polls; segmented pairs carry more work per tile and do best with shorter waits.
+  template <class Problem>
+  static look_back_delays delays(std::size_t tiles) {
+    if (tiles < sleep_from_tiles) return {0, 16, 256};
+    if constexpr (Problem::segmented)
+      return {700, 350, 350};
+    else
+      return {1200, 650, 650};
+  }
 };
 
 /// \brief What a tile has published.
@@ -150,8 +179,10 @@ inline constexpr bool exact_grouping_v = exact_grouping<Op, V>::value;
 /// run; used for exact operators and under `.deterministic(false)`.
 template <class V, class Op>
 __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& st,
-                                   const maybe<V>& prefix, const Op& op) {
+                                   const maybe<V>& prefix, const Op& op,
+                                   const look_back_delays& d) {
   const unsigned lane = threadIdx.x % warp_threads;
+  if (d.first_ns > 0) __nanosleep(d.first_ns);
   maybe<V> acc{V{}, false};  // fold of the windows already walked (to the right)
   std::size_t hi = tile;
   for (;;) {
@@ -159,7 +190,7 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
     const bool valid = lo + lane < hi;
     V value{};
     unsigned word = 0;
-    for (unsigned pause = 16;; pause = pause < 256 ? 2 * pause : pause) {
+    for (unsigned pause = d.pause_ns;; pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
       word = valid ? st.states.poll(lo + lane, st.epoch, value) : 0;
       if (__all_sync(full_warp_mask, !valid || (word >> 2) == st.epoch)) break;
       __nanosleep(pause);
@@ -177,27 +208,50 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
   }
 }
 
-/// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1.
-template <class V, class Op>
+/// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1, folded
+/// sequentially, left to right (deterministic for any operator). A window is `32 * K` tiles,
+/// K consecutive tiles per lane: the prefix chain advances at most one window per round trip
+/// to the L2 (a tile folds from the newest prefix its window shows), so a wider window lets
+/// more tiles be in flight at once.
+template <unsigned K, class V, class Op>
 __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
-                              const maybe<V>& prefix, const Op& op) {
+                              const maybe<V>& prefix, const Op& op, const look_back_delays& d) {
   const unsigned lane = threadIdx.x % warp_threads;
-  // 1. windows of 32 tiles, newest first, until one holds a published prefix
+  constexpr std::size_t span = std::size_t(warp_threads) * K;
+  if (d.first_ns > 0) __nanosleep(d.first_ns);
+  V value[K];
+  // The newest published prefix of the window [lo, hi): its position lane * K + i, or -1.
+  auto newest_prefix = [&](std::size_t lo, std::size_t hi, const unsigned (&word)[K]) {
+    int mine = -1;
+#pragma unroll
+    for (unsigned i = 0; i < K; ++i)
+      if (lo + lane * K + i < hi && (word[i] & 3u) == published_prefix) mine = static_cast<int>(i);
+    const unsigned holders = __ballot_sync(full_warp_mask, mine >= 0);
+    if (holders == 0) return -1;
+    const unsigned last = warp_threads - 1 - __clz(holders);
+    return static_cast<int>(last * K) + __shfl_sync(full_warp_mask, mine, last);
+  };
+  // 1. windows, newest first, until one holds a published prefix (waiting for every tile of
+  //    a window to publish something)
   std::size_t hi = tile;
   std::size_t lo = 0;
-  unsigned prefix_lanes = 0;
-  V value{};
+  int found = -1;
   for (;;) {
-    lo = hi > warp_threads ? hi - warp_threads : 0;
-    const bool valid = lo + lane < hi;
-    unsigned word = 0;
-    for (unsigned pause = 16;; pause = pause < 256 ? 2 * pause : pause) {
-      word = valid ? st.states.poll(lo + lane, st.epoch, value) : 0;
-      if (__all_sync(full_warp_mask, !valid || (word >> 2) == st.epoch)) break;
+    lo = hi > span ? hi - span : 0;
+    unsigned word[K];
+    for (unsigned pause = d.pause_ns;; pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
+      bool ready = true;
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i) {
+        const std::size_t t = lo + lane * K + i;
+        word[i] = t < hi ? st.states.poll(t, st.epoch, value[i]) : 0;
+        ready = ready && (t >= hi || (word[i] >> 2) == st.epoch);
+      }
+      if (__all_sync(full_warp_mask, ready)) break;
       __nanosleep(pause);
     }
-    prefix_lanes = __ballot_sync(full_warp_mask, valid && (word & 3u) == published_prefix);
-    if (prefix_lanes != 0 || lo == 0) break;
+    found = newest_prefix(lo, hi, word);
+    if (found >= 0 || lo == 0) break;
     hi = lo;
   }
   // 2. fold left to right from the newest published prefix (or from the prefix operand when
@@ -206,31 +260,60 @@ __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
   //    published its prefix since is a new, equally exact, starting point.
   maybe<V> acc = prefix;
   for (;;) {
-    unsigned from = 0;  // first lane of this window to fold in
-    if (prefix_lanes != 0) {
-      const unsigned j = 31 - __clz(prefix_lanes);
-      acc = {shuffle_from(value, j), true};
-      from = j + 1;
+    const auto count = static_cast<unsigned>(hi - lo);
+    unsigned from = 0;  // first position of this window to fold in
+    if (found >= 0) {
+      const unsigned f = static_cast<unsigned>(found);
+      V w[K];
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], f / K);
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i)
+        if (i == f % K) acc = {w[i], true};
+      from = f + 1;
     }
-    const auto lanes = static_cast<unsigned>(hi - lo);
-    // `from` and `lanes` are the same in every lane, so every lane takes part in each shuffle;
-    // usually the newest prefix is a tile or two back and this loop is short
-    for (unsigned k = from; k < lanes; ++k)
-      acc = combine(acc, maybe<V>{shuffle_from(value, k), true}, op);
+    // The fold is the chain every later tile waits on, so its step is one application of op:
+    // a lane's K values are fetched together, ahead of the operations, and the positions to
+    // fold are predicates off the chain. `from` and `count` are the same in every lane, so
+    // every lane takes part in each shuffle.
+    if (!acc.has && from < count) {  // no prefix yet: the fold starts with its first value
+      V w[K];
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], from / K);
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i)
+        if (i == from % K) acc = {w[i], true};
+      ++from;
+    }
+    V a = acc.value;
+    for (unsigned src = from / K; src * K < count; ++src) {
+      V w[K];
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], src);
+#pragma unroll
+      for (unsigned i = 0; i < K; ++i)
+        if (src * K + i >= from && src * K + i < count) a = static_cast<V>(op(a, w[i]));
+    }
+    if (acc.has) acc.value = a;
     if (hi == tile) break;
     lo = hi;
-    hi = lo + warp_threads < tile ? lo + warp_threads : tile;
-    const bool valid = lo + lane < hi;
-    const unsigned word = valid ? st.states.poll(lo + lane, st.epoch, value) : 0;
-    prefix_lanes = __ballot_sync(full_warp_mask, valid && (word & 3u) == published_prefix);
+    hi = lo + span < tile ? lo + span : tile;
+    unsigned word[K];
+#pragma unroll
+    for (unsigned i = 0; i < K; ++i) {
+      const std::size_t t = lo + lane * K + i;
+      word[i] = t < hi ? st.states.poll(t, st.epoch, value[i]) : 0;
+    }
+    found = newest_prefix(lo, hi, word);
   }
   return acc;
 }
 
-template <class Tile, class Problem>
+template <class Tile, class Problem, unsigned FoldTilesPerLane>
 __global__ void __launch_bounds__(Tile::block_size)
     scan_look_back_kernel(Problem p, std::size_t tiles,
-                          look_back_state<typename Problem::value_type> st, bool deterministic) {
+                          look_back_state<typename Problem::value_type> st, bool deterministic,
+                          look_back_delays delays) {
   using V = typename Problem::value_type;
   __shared__ typename Tile::storage storage;
   __shared__ shared_array<maybe<V>, 1> carry_slot;
@@ -255,9 +338,9 @@ __global__ void __launch_bounds__(Tile::block_size)
       if (threadIdx.x == 0 && has_successor)
         st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
       if (exact_grouping_v<typename Problem::op_type, V> || !deterministic)
-        e = look_back_tree(tile, st, e, op);
+        e = look_back_tree(tile, st, e, op, delays);
       else
-        e = look_back(tile, st, e, op);
+        e = look_back<FoldTilesPerLane>(tile, st, e, op, delays);
     }
     if (threadIdx.x == 0) {
       carry_slot[0] = e;

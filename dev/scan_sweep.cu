@@ -1,0 +1,148 @@
+// Scratch: rung 5 as dispatched by the library, against CUB, and a sweep of the deterministic
+// look-back's window (tiles per lane). Not part of the build: bash dev/sweep.sh dev/scan_sweep.cu
+#include <cub/device/device_scan.cuh>
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+#include <parprim/parprim.hpp>
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+
+template <class F>
+float time_us(F f, int reps = 15) {
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  std::vector<float> t;
+  for (int r = 0; r < reps + 3; ++r) {
+    cudaEventRecord(a);
+    f();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms;
+    cudaEventElapsedTime(&ms, a, b);
+    if (r >= 3) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2] * 1e3f;
+}
+
+template <unsigned K>
+struct dev_tuning : ppc::look_back_tuning {
+  static constexpr unsigned fold_tiles_per_lane = K;
+};
+
+static int failures = 0;
+
+template <unsigned B, unsigned I>
+struct shape {
+  template <class P>
+  using tile = ppc::tile_registers<B, I, ppc::vector_items_v<ppc::input_of_t<P>>, P>;
+};
+
+template <unsigned B, unsigned I, unsigned K, class T>
+void det_sweep(std::size_t n, const T* in, T* out, const std::uint8_t* fl) {
+  using P = ppc::plain_problem<T, T, pp::plus>;
+  using S = ppc::segmented_problem<T, T, pp::plus>;
+  P p{in, out, n, pp::plus{}, false, {}};
+  S sp{in, fl, out, n, pp::plus{}, false, T{}, {}, nullptr};
+  using D = ppc::single_pass_look_back<shape<B, I>::template tile, P, dev_tuning<K>>;
+  using DS = ppc::single_pass_look_back<shape<B, I>::template tile, S, dev_tuning<K>>;
+  ppc::launch_options o{};
+  o.deterministic = true;
+  auto kp = ppc::scan_look_back_kernel<typename D::tile, P, K>;
+  cudaFuncAttributes ap{};
+  cudaFuncGetAttributes(&ap, kp);
+  int bp = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bp, kp, B, 0);
+  const float a = time_us([&] { ppc::run_scan<D>(o, p, "x"); });
+  const float b = time_us([&] { ppc::run_scan<DS>(o, sp, "x"); });
+  std::printf("  det %ux%u K=%u (%d regs, %d blocks/SM): k5 %.1f  seg %.1f us\n", B, I, K, ap.numRegs, bp, a, b);
+  std::fflush(stdout);
+}
+
+template <class T>
+void check(const char* what, const pp::device_buffer<T>& out, const std::vector<T>& ref) {
+  std::vector<T> got(ref.size());
+  cudaMemcpy(got.data(), out.data(), ref.size() * sizeof(T), cudaMemcpyDeviceToHost);
+  if (std::memcmp(got.data(), ref.data(), ref.size() * sizeof(T)) != 0) {
+    ++failures;
+    std::printf("FAIL %s\n", what);
+  }
+}
+
+template <class T>
+void run_type(std::size_t n, const char* tname, bool sweep) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::vector<T> h(n);
+  std::vector<std::uint8_t> f(n);
+  for (auto& x : h) x = T(int(rng() % 201) - 100);
+  for (std::size_t i = 0; i < n; ++i) f[i] = (rng() % 1024) == 0;
+  std::vector<T> ref(n), segref(n);
+  pp::inclusive_scan(pp::seq, h, ref, pp::plus{});
+  pp::segmented_inclusive_scan(pp::seq, h, f, segref, pp::plus{});
+  pp::device_buffer<T> in(n), out(n);
+  pp::device_buffer<std::uint8_t> fl(n);
+  pp::device_buffer<int> keys(n);
+  std::vector<int> hk(n);
+  int key = 0;
+  for (std::size_t i = 0; i < n; ++i) hk[i] = (key += f[i]);
+  cudaMemcpy(in.data(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  cudaMemcpy(fl.data(), f.data(), n, cudaMemcpyHostToDevice);
+  cudaMemcpy(keys.data(), hk.data(), n * 4, cudaMemcpyHostToDevice);
+  std::size_t tb = 0, tk = 0;
+  cub::DeviceScan::InclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
+  cub::DeviceScan::InclusiveSumByKey(nullptr, tk, keys.data(), in.data(), out.data(), (int)n);
+  void* tmp;
+  cudaMalloc(&tmp, std::max(tb, tk));
+  const float cub = time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); cudaStreamSynchronize(0); });
+  const float cubk = time_us([&] { cub::DeviceScan::InclusiveSumByKey(tmp, tk, keys.data(), in.data(), out.data(), (int)n); cudaStreamSynchronize(0); });
+  cudaFree(tmp);
+  const float copy = time_us([&] { cudaMemcpyAsync(out.data(), in.data(), n * sizeof(T), cudaMemcpyDeviceToDevice); cudaStreamSynchronize(0); });
+  pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{});
+  check("k5 det", out, ref);
+  pp::inclusive_scan(pp::cuda.deterministic(false), in.span(), out.span(), pp::plus{});
+  check("k5 nondet", out, ref);
+  pp::segmented_inclusive_scan(pp::cuda, in.span(), fl.span(), out.span(), pp::plus{});
+  check("seg det", out, segref);
+  pp::segmented_inclusive_scan(pp::cuda.deterministic(false), in.span(), fl.span(), out.span(), pp::plus{});
+  check("seg nondet", out, segref);
+  const float k5 = time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); });
+  const float k5n = time_us([&] { pp::inclusive_scan(pp::cuda.deterministic(false), in.span(), out.span(), pp::plus{}); });
+  const float sg = time_us([&] { pp::segmented_inclusive_scan(pp::cuda, in.span(), fl.span(), out.span(), pp::plus{}); });
+  const float sgn = time_us([&] { pp::segmented_inclusive_scan(pp::cuda.deterministic(false), in.span(), fl.span(), out.span(), pp::plus{}); });
+  const float k4 = time_us([&] { pp::inclusive_scan(pp::cuda.scan_kernel(pp::cuda_scan::k4_warp_reduce_then_scan), in.span(), out.span(), pp::plus{}); });
+  std::printf("%-6s n=2^%d copy %7.1f | cub %7.1f  k5 %7.1f (%.2fx)  k5 nondet %7.1f  k4 %7.1f | cub ByKey %7.1f  seg %7.1f (%.2fx)  seg nondet %7.1f us\n",
+              tname, __builtin_ctzll(n), copy, cub, k5, cub / k5, k5n, k4, cubk, sg, cubk / sg, sgn);
+  std::fflush(stdout);
+  if (sweep && sizeof(T) == 4) {
+    det_sweep<256, 24, 1, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<256, 24, 2, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<256, 24, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<256, 16, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<128, 24, 4, T>(n, in.data(), out.data(), fl.data());
+  }
+  if (sweep && sizeof(T) == 8) {
+    det_sweep<256, 8, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<256, 12, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<128, 16, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<256, 16, 4, T>(n, in.data(), out.data(), fl.data());
+    det_sweep<512, 8, 4, T>(n, in.data(), out.data(), fl.data());
+  }
+}
+
+int main() {
+  for (int lg : {20, 24, 28}) {
+    run_type<int>(std::size_t(1) << lg, "int32", false);
+    run_type<float>(std::size_t(1) << lg, "float", lg == 28);
+  }
+  for (int lg : {20, 24, 27}) {
+    run_type<long long>(std::size_t(1) << lg, "int64", lg == 27);
+    run_type<double>(std::size_t(1) << lg, "double", lg == 27);
+  }
+  std::printf("failures: %d\n", failures);
+  return failures != 0;
+}
