@@ -69,6 +69,17 @@ void register_for(std::size_t n) {
          ...);
       },
       ladder);
+  if constexpr (std::is_floating_point_v<T>) {
+    // the look-back folding whichever predecessors are ready (as CUB does): not bitwise
+    // reproducible from run to run, for comparison with the deterministic default
+    register_one("scan/inclusive/cuda_nondeterministic/" + t, n, [plain](benchmark::State& st) {
+      run_scan<T>(st, plain, [](const scan_args<T>& a) {
+        parprim::inclusive_scan(parprim::cuda.deterministic(false).on(bench_stream()),
+                                parprim::device_span<const T>(a.x, a.n),
+                                parprim::device_span<T>(a.out, a.n), parprim::plus{});
+      });
+    });
+  }
   scan_setup exclusive = plain;
   exclusive.what = scan_check::exclusive;
   register_one(
@@ -118,6 +129,17 @@ void register_for(std::size_t n) {
           (one(policy), ...);
         },
         ladder);
+    if constexpr (std::is_floating_point_v<T>)
+      register_one("segmented_scan/inclusive/cuda_nondeterministic" + suffix, n,
+                   [flags](benchmark::State& st) {
+                     run_scan<T>(st, flags, [](const scan_args<T>& a) {
+                       parprim::segmented_inclusive_scan(
+                           parprim::cuda.deterministic(false).on(bench_stream()),
+                           parprim::device_span<const T>(a.x, a.n),
+                           parprim::device_span<const std::uint8_t>(a.flags, a.n),
+                           parprim::device_span<T>(a.out, a.n), parprim::plus{});
+                     });
+                   });
     register_one(
         "segmented_scan/inclusive/cub_inclusive_sum_by_key" + suffix, n,
         [keys](benchmark::State& st) { run_scan<T>(st, keys, &cub_inclusive_sum_by_key<T>); });
