@@ -68,9 +68,11 @@ struct look_back_tuning {
   static constexpr std::size_t sleep_from_tiles = 512;
   /// 2^28 int32 (43690 tiles): 842 us without a first wait, 696 us with 1.2 us and 650 ns
   /// between polls; segmented pairs carry more work per tile and do best with shorter waits.
+  /// The sequential fold (deterministic, inexact operators) is a chain through every tile, and
+  /// a sleep on it delays every later tile: no first wait, short pauses.
   template <class Problem>
-  static look_back_delays delays(std::size_t tiles) {
-    if (tiles < sleep_from_tiles) return {0, 16, 256};
+  static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
+    if (tiles < sleep_from_tiles || sequential_fold) return {0, 16, 256};
     if constexpr (Problem::segmented)
       return {700, 350, 350};
     else
