@@ -18,7 +18,9 @@
 /// - parprim_derived: the same sum on a one-field struct described with PARPRIM_MPI_STRUCT;
 /// - raw_*: hand-written MPI: the local loop plus one MPI_Allreduce / MPI_Exscan of a scalar,
 ///   with MPI_SUM (raw), a user MPI_Op (raw_user_op) or a derived datatype (raw_derived);
-///   for scans raw_bound is local scan + MPI_Exscan without applying the carry (a lower bound,
+///   for scans raw_reduce_then_scan is local fold + MPI_Exscan + local scan from the carry (the
+///   same algorithm as parprim's, written by hand), raw_bound is local scan + MPI_Exscan without
+///   applying the carry (a lower bound,
 ///   not a correct distributed scan) and raw_textbook the local scan, MPI_Exscan and fix-up
 ///   pass of the lecture notes.
 
@@ -258,6 +260,21 @@ void register_scan(const scaling& s) {
       T carry = 0;
       MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
       parprim_bench::keep(carry);
+    });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/scan/raw_reduce_then_scan/int32", s, [=](benchmark::State& st) {
+    // what a careful hand-written distributed scan does (and parprim's algorithm): fold the
+    // block, MPI_Exscan the totals, scan the block starting from the carry
+    const auto in = make_block<T>(s.local_n, 2);
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, sizeof(T), [&] {
+      T total = 0;
+      for (const T x : in) total += x;
+      T carry = 0;
+      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+      T acc = g_rank > 0 ? carry : 0;
+      for (std::size_t i = 0; i < in.size(); ++i) out[i] = acc += in[i];
     });
     parprim_bench::keep(out.data());
   });

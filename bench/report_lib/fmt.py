@@ -38,6 +38,7 @@ LABELS = {
     "raw_derived": "raw MPI, derived type",
     "raw_bound": "raw MPI: local scan + MPI_Exscan (bound)",
     "raw_textbook": "raw MPI: textbook scan",
+    "raw_reduce_then_scan": "raw MPI: local fold + MPI_Exscan + scan from the carry",
     "local_cuda": "parprim mpi, local cuda",
     "raw_cuda": "raw MPI + parprim cuda",
     "raw_cuda_bound": "raw MPI + parprim cuda scan (bound)",

@@ -311,6 +311,32 @@ __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
   return acc;
 }
 
+/// \brief Warp 0 (all lanes) of the block owning `tile`: publishes the tile's aggregate, looks
+/// back, publishes its inclusive prefix; thread 0 leaves the tile's carry in `carry`.
+template <unsigned FoldTilesPerLane, class Problem, class V = typename Problem::value_type>
+__device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles,
+                              const V& total, const look_back_state<V>& st, bool deterministic,
+                              const look_back_delays& delays, maybe<V>& carry) {
+  const auto op = p.value_op();
+  const bool has_successor = tile + 1 < tiles;
+  maybe<V> e = p.prefix();
+  if (tile > 0) {
+    if (threadIdx.x == 0 && has_successor)
+      st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
+    if (exact_grouping_v<typename Problem::op_type, V> || !deterministic)
+      e = look_back_tree(tile, st, e, op, delays);
+    else
+      e = look_back<FoldTilesPerLane>(tile, st, e, op, delays);
+  }
+  if (threadIdx.x == 0) {
+    carry = e;
+    if (has_successor)
+      st.states.publish(tile, st.epoch << 2 | published_prefix,
+                        combine(e, maybe<V>{total, true}, op).value);
+  }
+}
+
+/// \brief One block per tile.
 template <class Tile, class Problem, unsigned FoldTilesPerLane>
 __global__ void __launch_bounds__(Tile::block_size)
     scan_look_back_kernel(Problem p, std::size_t tiles,
@@ -333,24 +359,9 @@ __global__ void __launch_bounds__(Tile::block_size)
       static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size);
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
-  const bool has_successor = tile + 1 < tiles;
-  if (threadIdx.x < warp_threads) {
-    maybe<V> e = p.prefix();
-    if (tile > 0) {
-      if (threadIdx.x == 0 && has_successor)
-        st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
-      if (exact_grouping_v<typename Problem::op_type, V> || !deterministic)
-        e = look_back_tree(tile, st, e, op, delays);
-      else
-        e = look_back<FoldTilesPerLane>(tile, st, e, op, delays);
-    }
-    if (threadIdx.x == 0) {
-      carry_slot[0] = e;
-      if (has_successor)
-        st.states.publish(tile, st.epoch << 2 | published_prefix,
-                          combine(e, maybe<V>{total, true}, op).value);
-    }
-  }
+  if (threadIdx.x < warp_threads)
+    resolve_carry<FoldTilesPerLane>(p, tile, tiles, total, st, deterministic, delays,
+                                    carry_slot[0]);
   __syncthreads();
   t.emit(p, op, first, carry_slot[0]);
 }
