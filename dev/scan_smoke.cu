@@ -8,6 +8,8 @@
 #include <chrono>
 #include <parprim/parprim.hpp>
 
+#include "median_time.cuh"
+
 namespace pp = parprim;
 
 struct affine { long long a, b; };
@@ -79,21 +81,7 @@ void check_rung(Policy pol, std::size_t n, std::mt19937_64& rng) {
 
 template <class F>
 float time_ms(F f, int reps = 20) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 3; ++r) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r >= 3) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  return median_ms(f, reps);
 }
 
 namespace ppc = parprim::detail::cuda;

@@ -8,26 +8,14 @@
 #include <vector>
 #include <parprim/parprim.hpp>
 
+#include "median_time.cuh"
+
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
 
 template <class F>
 float time_us(F f, int reps = 15) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 3; ++r) {
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r >= 3) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2] * 1e3f;
+  return median_ms(f, reps) * 1e3f;
 }
 
 template <unsigned K>

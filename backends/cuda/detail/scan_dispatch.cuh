@@ -44,30 +44,31 @@ template <class P>
 using input_of_t = std::remove_cv_t<std::remove_pointer_t<decltype(P::in)>>;
 template <unsigned BlockSize, class P>
 using tile_registers_for =
-    tile_registers<BlockSize, register_items_v<input_of_t<P>, typename P::value_type>,
+    tile_registers<BlockSize, register_items_v<input_of_t<P>, typename P::element_type>,
                    vector_items_v<input_of_t<P>>, P>;
 template <class P>
 using tile_rung4 = tile_registers_for<256, P>;
-/// \brief Rung 5's tile (measured on the H200: dev/scan_sweep.cu, docs/kernels.md): plain scans
-/// of 4-byte inputs 256 threads x 24, of 8-byte inputs 256 x 12; segmented scans of 4-byte
-/// inputs with an exact operator 128 x 24 (the flagged pairs' registers allow fewer threads
-/// per SM); everything else 512 threads x register_items_v.
+/// \brief Rung 5's tile (measured on the H200: dev/scan_sweep.cu, dev/segmented_sweep.cu,
+/// docs/kernels.md): plain scans of 4-byte inputs 256 threads x 28, of 8-byte inputs 256 x 12;
+/// segmented scans of 4-byte inputs with an exact operator 256 x 24 (values and a head bitmask);
+/// the 4-byte tiles' registers capped for 4 blocks per SM (tile_registers::min_blocks_per_sm);
+/// everything else 512 threads x register_items_v.
 template <class P>
 struct rung5_shape {
-  using V = typename P::value_type;
+  using E = typename P::element_type;
   static constexpr std::size_t in_bytes = sizeof(input_of_t<P>);
-  static constexpr bool plain_tuned = !P::segmented && (in_bytes == 4 || in_bytes == 8) &&
-                                      sizeof(V) <= 8;
-  static constexpr bool segmented_tuned = P::segmented &&
-                                          exact_grouping_v<typename P::op_type, V> &&
-                                          in_bytes == 4 && sizeof(V) <= 8;
-  static constexpr unsigned block = plain_tuned       ? look_back_tuning::block_size_small
-                                    : segmented_tuned ? look_back_tuning::block_size_small / 2
-                                                      : look_back_tuning::block_size_large;
-  static constexpr unsigned items = segmented_tuned                   ? 24u
-                                    : plain_tuned && sizeof(V) <= 4   ? 24u
-                                    : plain_tuned                     ? 12u
-                                    : register_items_v<input_of_t<P>, V>;
+  static constexpr bool plain_tuned =
+      !P::segmented && (in_bytes == 4 || in_bytes == 8) && sizeof(E) <= 8;
+  static constexpr bool segmented_tuned =
+      P::segmented && exact_grouping_v<typename P::op_type, typename P::value_type> &&
+      in_bytes == 4 && sizeof(E) <= 4;
+  static constexpr unsigned block = plain_tuned || segmented_tuned
+                                        ? look_back_tuning::block_size_small
+                                        : look_back_tuning::block_size_large;
+  static constexpr unsigned items = segmented_tuned ? look_back_tuning::segmented_items
+                                    : plain_tuned && sizeof(E) <= 4 ? look_back_tuning::plain_items
+                                    : plain_tuned                   ? 12u
+                                                  : register_items_v<input_of_t<P>, E>;
 };
 template <class P>
 using tile_rung5 =

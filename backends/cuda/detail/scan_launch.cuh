@@ -162,8 +162,9 @@ class single_pass_look_back {
     }
     st.ticket = s.ticket;
     st.epoch = s.epoch;
-    launch(scan_look_back_kernel<tile, Problem, Tuning::fold_tiles_per_lane>, tiles_,
-           tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
+    launch(scan_look_back_kernel<tile, Problem, Tuning::fold_tiles_per_lane,
+                                 Tuning::template min_blocks_per_sm<tile>>,
+           tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
            Tuning::template delays<Problem>(
                tiles_, s.deterministic && !exact_grouping_v<typename Problem::op_type, V>));
   }

@@ -17,11 +17,16 @@
 /// without their carry, and `fix_up` later folds the carry in. A tile's elements are always a
 /// prefix of its threads' slots, so no identity element is needed anywhere.
 ///
-/// The register-blocked rungs (4, 5) move runs of consecutive elements: `load_run`,
-/// `output` (what `store` would write, for a final tile) and `store_run`.
+/// The register-blocked rungs (4, 5) hold each element as an `element_type` (the value without
+/// its head flag: a segmented tile keeps its heads apart, in a bitmask) and move runs of
+/// consecutive elements: `load_run` (values and head bits), `output` (what `store` would write,
+/// for a final tile; `output_as<Exclusive>` with the kind known at compile time) and
+/// `store_run`. `make` and `element_of` convert between an element with
+/// its head and a `value_type`; `element_op` is the operator on elements.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/detail/segmented.hpp>
@@ -78,15 +83,31 @@ struct plain_problem {
   __host__ __device__ op_type value_op() const { return op; }
   __device__ T load(std::size_t i) const { return static_cast<T>(in[i]); }
   __device__ static bool is_head(const T&) { return false; }
+
+  using element_type = T;
+  __host__ __device__ Op element_op() const { return op; }
+  __device__ static T make(const T& x, bool) { return x; }
+  __device__ static const T& element_of(const T& v) { return v; }
+  __device__ T load_element(std::size_t i, bool& head) const {
+    head = false;
+    return load(i);
+  }
+  /// \brief Elements [i, i + Items); `heads` gets no bits.
   template <unsigned Items>
-  __device__ void load_run(std::size_t i, T (&v)[Items]) const {
+  __device__ void load_run(std::size_t i, T (&v)[Items], unsigned& heads) const {
     In x[Items];
     load_contiguous<Items>(in + i, x);
 #pragma unroll
     for (unsigned k = 0; k < Items; ++k) v[k] = static_cast<T>(x[k]);
+    heads = 0;
   }
-  __device__ T output(bool, bool, const T& e, const T& incl) const {
-    return exclusive ? e : incl;
+  template <bool Exclusive>
+  __device__ T output_as(bool, bool, const T& e, const T& incl) const {
+    return Exclusive ? e : incl;
+  }
+  __device__ T output(bool own_head, bool has_e, const T& e, const T& incl) const {
+    return exclusive ? output_as<true>(own_head, has_e, e, incl)
+                     : output_as<false>(own_head, has_e, e, incl);
   }
   template <unsigned Items>
   __device__ void store_run(std::size_t i, const T (&o)[Items]) const {
@@ -113,6 +134,31 @@ struct plain_problem {
   }
 };
 
+/// \brief Bit k set where byte k is not zero. Four bytes at a time: each byte's bits are ORed
+/// into its lowest bit (shifts within the byte), and one multiplication gathers the four low bits
+/// (b_k << 8k times 2^(24 - 7k) lands on bit 24 + k; the other products fall below bit 24 on
+/// distinct bits, or above bit 31).
+template <unsigned Items>
+__device__ __forceinline__ unsigned nonzero_byte_bits(const std::uint8_t (&f)[Items]) {
+  unsigned bits = 0;
+  if constexpr (Items % 4 == 0) {
+#pragma unroll
+    for (unsigned w = 0; w < Items / 4; ++w) {
+      unsigned x;
+      memcpy(&x, f + 4 * w, 4);
+      x |= x >> 4;
+      x |= x >> 2;
+      x |= x >> 1;
+      x &= 0x01010101u;
+      bits |= ((x * 0x01020408u) >> 24) << (4 * w);
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k) bits |= (f[k] != 0 ? 1u : 0u) << k;
+  }
+  return bits;
+}
+
 /// \brief Segmented scan of `In` (values) and one-byte head flags into `T`.
 ///
 /// In the first pass of rungs 1-3 (`final == false`) a tile's elements before its first head
@@ -138,19 +184,36 @@ struct segmented_problem {
   __host__ __device__ op_type value_op() const { return op_type{op}; }
   __device__ flagged<T> load(std::size_t i) const { return {static_cast<T>(in[i]), flags[i] != 0}; }
   __device__ static bool is_head(const flagged<T>& v) { return v.head; }
+
+  using element_type = T;
+  __host__ __device__ Op element_op() const { return op; }
+  __device__ static flagged<T> make(const T& x, bool head) { return {x, head}; }
+  __device__ static const T& element_of(const flagged<T>& v) { return v.value; }
+  __device__ T load_element(std::size_t i, bool& head) const {
+    head = flags[i] != 0;
+    return static_cast<T>(in[i]);
+  }
+  /// \brief Elements [i, i + Items): the values, and in `heads` bit k for a head at i + k.
   template <unsigned Items>
-  __device__ void load_run(std::size_t i, flagged<T> (&v)[Items]) const {
+  __device__ void load_run(std::size_t i, T (&v)[Items], unsigned& heads) const {
     In x[Items];
     std::uint8_t f[Items];
     load_contiguous<Items>(in + i, x);
     load_contiguous<Items>(flags + i, f);
 #pragma unroll
-    for (unsigned k = 0; k < Items; ++k) v[k] = flagged<T>{static_cast<T>(x[k]), f[k] != 0};
+    for (unsigned k = 0; k < Items; ++k) v[k] = static_cast<T>(x[k]);
+    heads = nonzero_byte_bits(f);
   }
-  __device__ T output(bool own_head, bool has_e, const flagged<T>& e,
-                      const flagged<T>& incl) const {
-    if (!exclusive) return incl.value;
-    return own_head || !has_e ? init : static_cast<T>(op(init, e.value));
+  template <bool Exclusive>
+  __device__ T output_as(bool own_head, bool has_e, const T& e, const T& incl) const {
+    if constexpr (!Exclusive)
+      return incl;
+    else
+      return own_head || !has_e ? init : static_cast<T>(op(init, e));
+  }
+  __device__ T output(bool own_head, bool has_e, const T& e, const T& incl) const {
+    return exclusive ? output_as<true>(own_head, has_e, e, incl)
+                     : output_as<false>(own_head, has_e, e, incl);
   }
   template <unsigned Items>
   __device__ void store_run(std::size_t i, const T (&o)[Items]) const {

@@ -63,6 +63,14 @@ struct look_back_tuning {
   /// with 1 (64 registers, 4 blocks per SM), 1091 with 2, 1095 with 4 (80 registers, 3
   /// blocks per SM): the window's width is not what limits that path.
   static constexpr unsigned fold_tiles_per_lane = 1;
+  /// Elements per thread of the tuned 4-byte tiles (256 threads): plain 28, segmented 24 (2^28
+  /// int32, dev/segmented_sweep.cu: plain 676 us at 28, 696 at 24; segmented 1,044 at 24, 1,049
+  /// at 20, 1,082 at 16).
+  static constexpr unsigned plain_items = 28;
+  static constexpr unsigned segmented_items = 24;
+  /// Blocks per SM the kernel asks the compiler to fit: the tile's (tile_registers).
+  template <class Tile>
+  static constexpr unsigned min_blocks_per_sm = Tile::min_blocks_per_sm;
   /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
   /// matters more than the traffic of failed polls).
   static constexpr std::size_t sleep_from_tiles = 512;
@@ -192,7 +200,8 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
     const bool valid = lo + lane < hi;
     V value{};
     unsigned word = 0;
-    for (unsigned pause = d.pause_ns;; pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
+    for (unsigned pause = d.pause_ns;;
+         pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
       word = valid ? st.states.poll(lo + lane, st.epoch, value) : 0;
       if (__all_sync(full_warp_mask, !valid || (word >> 2) == st.epoch)) break;
       __nanosleep(pause);
@@ -223,7 +232,7 @@ __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
   if (d.first_ns > 0) __nanosleep(d.first_ns);
   V value[K];
   // The newest published prefix of the window [lo, hi): its position lane * K + i, or -1.
-  auto newest_prefix = [&](std::size_t lo, std::size_t hi, const unsigned (&word)[K]) {
+  auto newest_prefix = [&](std::size_t lo, std::size_t hi, const unsigned(&word)[K]) {
     int mine = -1;
 #pragma unroll
     for (unsigned i = 0; i < K; ++i)
@@ -241,7 +250,8 @@ __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
   for (;;) {
     lo = hi > span ? hi - span : 0;
     unsigned word[K];
-    for (unsigned pause = d.pause_ns;; pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
+    for (unsigned pause = d.pause_ns;;
+         pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
       bool ready = true;
 #pragma unroll
       for (unsigned i = 0; i < K; ++i) {
@@ -314,8 +324,8 @@ __device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
 /// \brief Warp 0 (all lanes) of the block owning `tile`: publishes the tile's aggregate, looks
 /// back, publishes its inclusive prefix; thread 0 leaves the tile's carry in `carry`.
 template <unsigned FoldTilesPerLane, class Problem, class V = typename Problem::value_type>
-__device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles,
-                              const V& total, const look_back_state<V>& st, bool deterministic,
+__device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
+                              const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
   const auto op = p.value_op();
   const bool has_successor = tile + 1 < tiles;
@@ -336,9 +346,11 @@ __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t ti
   }
 }
 
-/// \brief One block per tile.
-template <class Tile, class Problem, unsigned FoldTilesPerLane>
-__global__ void __launch_bounds__(Tile::block_size)
+/// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
+/// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
+template <class Tile, class Problem, unsigned FoldTilesPerLane,
+          unsigned MinBlocksPerSM = Tile::min_blocks_per_sm>
+__global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     scan_look_back_kernel(Problem p, std::size_t tiles,
                           look_back_state<typename Problem::value_type> st, bool deterministic,
                           look_back_delays delays) {

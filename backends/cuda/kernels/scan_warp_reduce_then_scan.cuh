@@ -26,7 +26,7 @@ struct run_of_tiles {
 };
 
 template <class Tile, class Problem>
-__global__ void __launch_bounds__(Tile::block_size)
+__global__ void __launch_bounds__(Tile::block_size, Tile::min_blocks_per_sm)
     reduce_runs_kernel(Problem p, run_of_tiles runs, typename Problem::value_type* totals) {
   using V = typename Problem::value_type;
   __shared__ typename Tile::storage storage;
@@ -62,7 +62,7 @@ __device__ V warp_fold_in_order(const V* values, std::size_t count, const Op& op
 }
 
 template <class Tile, class Problem>
-__global__ void __launch_bounds__(Tile::block_size)
+__global__ void __launch_bounds__(Tile::block_size, Tile::min_blocks_per_sm)
     scan_runs_kernel(Problem p, run_of_tiles runs, const typename Problem::value_type* totals) {
   using V = typename Problem::value_type;
   __shared__ typename Tile::storage storage;
