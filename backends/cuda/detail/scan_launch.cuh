@@ -18,6 +18,7 @@
 #include <parprim/backends/cuda/block/tile_coarsened_three_phase.cuh>
 #include <parprim/backends/cuda/block/tile_kogge_stone.cuh>
 #include <parprim/backends/cuda/block/tile_registers.cuh>
+#include <parprim/backends/cuda/block/tile_shared_bulk.cuh>
 #include <parprim/backends/cuda/detail/launch.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
 #include <parprim/backends/cuda/kernels/scan_decoupled_look_back.cuh>
