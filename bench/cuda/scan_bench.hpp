@@ -5,11 +5,13 @@
 ///
 ///   scan/inclusive/<competitor>/<type>/n:<N>/manual_time
 ///     competitor: cuda_k1_kogge_stone, cuda_k2_brent_kung, cuda_k3_coarsened_three_phase,
-///                 cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back (parprim's public
-///                 API), cub_inclusive_sum (DeviceScan::InclusiveSum), cub_inclusive_scan
-///                 (DeviceScan::InclusiveScan with cuda::std::plus), thrust_inclusive_scan
+///                 cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back,
+///                 cuda_k6_tma_staged_look_back (parprim's public API), cub_inclusive_sum
+///                 (DeviceScan::InclusiveSum), cub_inclusive_scan (DeviceScan::InclusiveScan with
+///                 cuda::std::plus), thrust_inclusive_scan
 ///   scan/exclusive/<competitor>/<type>/n:<N>/manual_time
-///     competitor: cuda_k5_decoupled_look_back (init 0), cub_exclusive_sum
+///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
+///                 cub_exclusive_sum
 ///   segmented_scan/inclusive/<competitor>/<type>/seg:<L>/n:<N>/manual_time
 ///     competitor: cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back (one-byte head
 ///                 flags), cub_inclusive_sum_by_key (DeviceScan::InclusiveSumByKey),

@@ -51,7 +51,8 @@ void register_for(std::size_t n) {
                                       parprim::cuda.scan_kernel(s::k2_brent_kung),
                                       parprim::cuda.scan_kernel(s::k3_coarsened_three_phase),
                                       parprim::cuda.scan_kernel(s::k4_warp_reduce_then_scan),
-                                      parprim::cuda.scan_kernel(s::k5_decoupled_look_back));
+                                      parprim::cuda.scan_kernel(s::k5_decoupled_look_back),
+                                      parprim::cuda.scan_kernel(s::k6_tma_staged_look_back));
 
   // --- plain scans ---------------------------------------------------------------------------
   scan_setup plain;
@@ -90,6 +91,16 @@ void register_for(std::size_t n) {
                                   parprim::device_span<T>(a.out, a.n), T(0), parprim::plus{});
         });
       });
+  register_one("scan/exclusive/cuda_k6_tma_staged_look_back/" + t, n,
+               [exclusive](benchmark::State& st) {
+                 run_scan<T>(st, exclusive, [](const scan_args<T>& a) {
+                   parprim::exclusive_scan(
+                       parprim::cuda.scan_kernel(parprim::cuda_scan::k6_tma_staged_look_back)
+                           .on(bench_stream()),
+                       parprim::device_span<const T>(a.x, a.n), parprim::device_span<T>(a.out, a.n),
+                       T(0), parprim::plus{});
+                 });
+               });
   register_one("scan/inclusive/cub_inclusive_sum/" + t, n,
                [plain](benchmark::State& st) { run_scan<T>(st, plain, &cub_inclusive_sum<T>); });
   register_one("scan/exclusive/cub_exclusive_sum/" + t, n, [exclusive](benchmark::State& st) {

@@ -102,6 +102,9 @@ enum class cuda_scan_rung : int {
   coarsened_three_phase = 3,  ///< thread-coarsened three-phase block scan; scan-then-add
   warp_reduce_then_scan = 4,  ///< warp shuffles; reduce, scan of block totals, rescan
   decoupled_look_back = 5,    ///< the default: single pass, decoupled look-back, Hopper-tuned
+  /// rung 5 with the tile staged in shared memory by bulk copies (Hopper's TMA), for plain
+  /// scans of 4- and 8-byte arithmetic values read unconverted; every other scan runs as rung 5
+  tma_staged_look_back = 6,
 };
 
 /// \brief The short name of a scan rung, e.g. "k2_brent_kung".
@@ -117,6 +120,8 @@ constexpr const char* cuda_scan_name(cuda_scan_rung r) noexcept {
       return "k4_warp_reduce_then_scan";
     case cuda_scan_rung::decoupled_look_back:
       return "k5_decoupled_look_back";
+    case cuda_scan_rung::tma_staged_look_back:
+      return "k6_tma_staged_look_back";
   }
   return "unknown";
 }
@@ -135,7 +140,9 @@ inline constexpr cuda_scan_kernel<cuda_scan_rung::brent_kung> k2_brent_kung{};
 inline constexpr cuda_scan_kernel<cuda_scan_rung::coarsened_three_phase> k3_coarsened_three_phase{};
 inline constexpr cuda_scan_kernel<cuda_scan_rung::warp_reduce_then_scan> k4_warp_reduce_then_scan{};
 inline constexpr cuda_scan_kernel<cuda_scan_rung::decoupled_look_back> k5_decoupled_look_back{};
-/// \brief The default kernel (rung 5).
+inline constexpr cuda_scan_kernel<cuda_scan_rung::tma_staged_look_back> k6_tma_staged_look_back{};
+/// \brief The default kernel (rung 5; rung 6 measured faster in a prototype, docs/kernels.md,
+/// and becomes the default once its tests and sanitizers have passed on the GPU).
 inline constexpr auto default_ = k5_decoupled_look_back;
 }  // namespace cuda_scan
 

@@ -160,8 +160,9 @@ inline constexpr auto all_scan_rungs =
                     parprim::cuda.scan_kernel(parprim::cuda_scan::k2_brent_kung),
                     parprim::cuda.scan_kernel(parprim::cuda_scan::k3_coarsened_three_phase),
                     parprim::cuda.scan_kernel(parprim::cuda_scan::k4_warp_reduce_then_scan),
-                    parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back));
-inline constexpr std::size_t scan_rung_count = 5;
+                    parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back),
+                    parprim::cuda.scan_kernel(parprim::cuda_scan::k6_tma_staged_look_back));
+inline constexpr std::size_t scan_rung_count = 6;
 
 /// \brief The name of a policy's scan rung, e.g. "k2_brent_kung".
 template <class Policy>

@@ -248,6 +248,8 @@ TEST(CudaScanDefault, IsDecoupledLookBackAndRunsFromPlainCxx) {
   EXPECT_STREQ(parprim::cuda_scan_name(parprim::cuda_scan_rung::kogge_stone), "k1_kogge_stone");
   EXPECT_STREQ(parprim::cuda_scan_name(parprim::cuda_scan_rung::decoupled_look_back),
                "k5_decoupled_look_back");
+  EXPECT_STREQ(parprim::cuda_scan_name(parprim::cuda_scan_rung::tma_staged_look_back),
+               "k6_tma_staged_look_back");
   PARPRIM_SKIP_WITHOUT_GPU();
   // The default policy, default stream, a parprim::device_buffer converted implicitly.
   std::vector<float> host(1000);

@@ -49,18 +49,14 @@ using tile_registers_for =
 template <class P>
 using tile_rung4 = tile_registers_for<256, P>;
 /// \brief Rung 5's tile (measured on the H200: dev/scan_sweep.cu, dev/segmented_sweep.cu,
-/// dev/tma_scan_prototype.cu, docs/kernels.md): plain scans of 4- and 8-byte arithmetic values
-/// read unconverted, 256 threads x 112 bytes staged in shared memory by bulk copies
-/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte); the other plain scans
-/// of 4-byte inputs in registers, 256 threads x 28, of 8-byte inputs 256 x 12; segmented scans
-/// of 4-byte inputs with an exact operator 256 x 24 (values and a head bitmask); the 4-byte
-/// register tiles capped for 4 blocks per SM (tile_registers::min_blocks_per_sm); everything
-/// else 512 threads x register_items_v.
+/// docs/kernels.md): plain scans of 4-byte inputs 256 threads x 28, of 8-byte inputs 256 x 12;
+/// segmented scans of 4-byte inputs with an exact operator 256 x 24 (values and a head bitmask);
+/// the 4-byte tiles' registers capped for 4 blocks per SM (tile_registers::min_blocks_per_sm);
+/// everything else 512 threads x register_items_v.
 template <class P>
 struct rung5_shape {
   using E = typename P::element_type;
   static constexpr std::size_t in_bytes = sizeof(input_of_t<P>);
-  static constexpr bool shared_bulk = shared_bulk_tile_fits_v<P, input_of_t<P>>;
   static constexpr bool plain_tuned =
       !P::segmented && (in_bytes == 4 || in_bytes == 8) && sizeof(E) <= 8;
   static constexpr bool segmented_tuned =
@@ -73,12 +69,17 @@ struct rung5_shape {
                                     : plain_tuned && sizeof(E) <= 4 ? look_back_tuning::plain_items
                                     : plain_tuned                   ? 12u
                                                   : register_items_v<input_of_t<P>, E>;
-  using tile =
-      std::conditional_t<shared_bulk, tile_shared_bulk<look_back_tuning::block_size_small, P>,
-                         tile_registers<block, items, vector_items_v<input_of_t<P>>, P>>;
 };
 template <class P>
-using tile_rung5 = typename rung5_shape<P>::tile;
+using tile_rung5 =
+    tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
+/// \brief Rung 6's tile: for plain scans of 4- and 8-byte arithmetic values read unconverted,
+/// 256 threads x 112 bytes staged in shared memory by bulk copies (tile_shared_bulk: 256 x 28
+/// for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu); rung 5's tile otherwise.
+template <class P>
+using tile_rung6 =
+    std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>,
+                       tile_shared_bulk<look_back_tuning::block_size_small, P>, tile_rung5<P>>;
 
 /// \brief The driver of rung `S` for problem `P`.
 template <cuda_scan_rung S, class P>
@@ -102,6 +103,10 @@ struct scan_driver<cuda_scan_rung::warp_reduce_then_scan, P> {
 template <class P>
 struct scan_driver<cuda_scan_rung::decoupled_look_back, P> {
   using type = single_pass_look_back<tile_rung5, P>;
+};
+template <class P>
+struct scan_driver<cuda_scan_rung::tma_staged_look_back, P> {
+  using type = single_pass_look_back<tile_rung6, P>;
 };
 
 inline void check_scan_operands(const void* in, const void* out, std::size_t n, scan_kind kind,

@@ -58,7 +58,8 @@ inline constexpr bool precompiled_scan_v = precompiled_reduce_v<In, T, Op>;
   X(brent_kung, T, Op)                        \
   X(coarsened_three_phase, T, Op)             \
   X(warp_reduce_then_scan, T, Op)             \
-  X(decoupled_look_back, T, Op)
+  X(decoupled_look_back, T, Op)               \
+  X(tma_staged_look_back, T, Op)
 /// \brief X(rung, T, Op) for every scan rung and precompiled operator, for one type.
 #define PARPRIM_CUDA_SCAN_FOR_TYPE(X, T)                \
   PARPRIM_CUDA_SCAN_FOR_RUNGS(X, T, ::parprim::plus)    \
