@@ -13,11 +13,12 @@
 ///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
 ///                 cub_exclusive_sum
 ///   segmented_scan/inclusive/<competitor>/<type>/seg:<L>/n:<N>/manual_time
-///     competitor: cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back (one-byte head
-///                 flags), cub_inclusive_sum_by_key (DeviceScan::InclusiveSumByKey),
-///                 thrust_inclusive_scan_by_key (int32 keys = the inclusive scan of the same
-///                 flags, made outside the timed region); cuda_k1_kogge_stone,
-///                 cuda_k2_brent_kung, cuda_k3_coarsened_three_phase at seg:1024 only
+///     competitor: cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back,
+///                 cuda_k6_tma_staged_look_back (one-byte head flags), cub_inclusive_sum_by_key
+///                 (DeviceScan::InclusiveSumByKey), thrust_inclusive_scan_by_key (int32 keys = the
+///                 inclusive scan of the same flags, made outside the timed region);
+///                 cuda_k1_kogge_stone, cuda_k2_brent_kung, cuda_k3_coarsened_three_phase at
+///                 seg:1024 only
 ///     L: 32, 1024, 65536 (every L-th element is a head), random (heads drawn with
 ///        probability 1/1024: geometric lengths, mean 1024)
 ///

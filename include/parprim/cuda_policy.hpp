@@ -102,8 +102,8 @@ enum class cuda_scan_rung : int {
   coarsened_three_phase = 3,  ///< thread-coarsened three-phase block scan; scan-then-add
   warp_reduce_then_scan = 4,  ///< warp shuffles; reduce, scan of block totals, rescan
   decoupled_look_back = 5,    ///< the default: single pass, decoupled look-back, Hopper-tuned
-  /// rung 5 with the tile staged in shared memory by bulk copies (Hopper's TMA), for plain
-  /// scans of 4- and 8-byte arithmetic values read unconverted; every other scan runs as rung 5
+  /// rung 5 with the tile staged in shared memory by bulk copies (Hopper's TMA), for plain and
+  /// segmented scans of 4- and 8-byte arithmetic values read unconverted; others run as rung 5
   tma_staged_look_back = 6,
 };
 

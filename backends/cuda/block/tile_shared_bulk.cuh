@@ -1,30 +1,34 @@
 #pragma once
 /// \file
-/// \brief Rung 5's tile for plain scans of 4- and 8-byte arithmetic values: the tile lives in
-/// shared memory, brought in and written out by bulk copies (Hopper's TMA), and each thread
-/// scans `items` consecutive elements there.
+/// \brief Scan rung 6's tile, for plain and segmented scans of 4- and 8-byte arithmetic values:
+/// the tile lives in shared memory, brought in and written out by bulk copies (Hopper's TMA),
+/// and each thread scans `items` consecutive elements there.
 ///
 /// Why. A block of rung 5 idles through its look-back; the other blocks of its SM must keep
 /// the memory busy. The register tile (tile_registers) holds its elements in registers, which
 /// caps an SM at 4 tiles of 256 x 28 in flight. Here a thread holds one value through the
 /// look-back (the fold of the elements before its own), the tile's 28 KiB sit in shared memory,
-/// and 7 tiles fit an SM: more bytes in flight for the same chain. A bulk load is one
-/// instruction of one thread for the whole tile. Measured on the H200 (dev/copy_roof.cu,
-/// dev/tma_scan_prototype.cu, 2^28 int32): a plain copy with the register tile's shape moves
-/// the bytes in 535 us and a bulk-copied tile in 529 us (so the copy itself is not what the
-/// bulk load improves), while the scan went from 700 us (register tile) to 606 us.
+/// and 7 tiles fit an SM (6 segmented: 35 KiB with the head flags): more bytes in flight for the
+/// same chain. A bulk load is one instruction of one thread for the whole tile. Measured on the
+/// H200 (dev/copy_roof.cu, dev/tma_scan_prototype.cu, 2^28 int32): a plain copy with the
+/// register tile's shape moves the bytes in 535 us and a bulk-copied tile in 529 us (so the copy
+/// itself is not what the bulk load improves), while a prototype of this tile (plain scans)
+/// scanned in 606 us against the register tile's 700 us.
 ///
 /// Steps, one tile per block (`BlockSize` threads, `items` = 112 bytes of values per thread):
-/// 1. thread 0 starts one bulk load of the tile's 16-byte-aligned whole (when the input is
-///    16-byte aligned; otherwise every element, and always the last few bytes of a partial
-///    tile, come by plain loads), and the block waits on a shared-memory barrier;
-/// 2. each thread folds its elements (16-byte shared loads: thread t reads bytes 112 t ...,
-///    and 112 = 7 x 16 is an odd number of 16-byte units, so the 8 threads of each quarter warp
-///    hit distinct banks), the warp scans the thread folds with shuffles, and warp 0 scans the
-///    warp totals: each thread keeps the fold of the tile's elements before its own;
+/// 1. thread 0 starts bulk loads of the tile's values (and head flags) when they are 16-byte
+///    aligned (the 16-byte whole of a partial tile; the rest, and everything that is not
+///    aligned, by plain loads), and the block waits on a shared-memory barrier;
+/// 2. each thread folds its elements (16-byte shared loads: thread t reads bytes 112 t ..., and
+///    112 = 7 x 16 is an odd number of 16-byte units, so the 8 threads of each quarter warp hit
+///    distinct banks; segmented: restarting at heads, its 28 flags read as 7 words at a stride of
+///    7 words, conflict-free, and kept as a bitmask), the warp scans the thread folds with
+///    shuffles, and warp 0 scans the warp totals: each thread keeps the fold of the tile's
+///    elements before its own;
 /// 3. (`emit`, after the look-back) each thread scans its elements again with
-///    carry op (elements before its own) in front, in place, and thread 0 bulk-stores the
-///    tile (plain stores for an output that is not 16-byte aligned, and for the tail).
+///    carry op (elements before its own) in front, in place (segmented: the prefix reaches the
+///    elements before the thread's first head), and thread 0 bulk-stores the tile (plain stores
+///    for an output that is not 16-byte aligned, and for the tail).
 /// The operator is applied in sequence order (thread fold left to right, lower lanes and
 /// warps before higher ones): any associative operator, and for a given tile shape the same
 /// grouping on every run (floating-point results are run-to-run identical).
@@ -41,79 +45,101 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Whether plain problem `P` (input type `In`) can use tile_shared_bulk: the input is
-/// read as values unconverted, and values are 4- or 8-byte arithmetic types.
+/// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: the input is read as
+/// elements unconverted, and elements are 4- or 8-byte arithmetic types.
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
-    !P::segmented && std::is_same_v<In, typename P::value_type> &&
-    std::is_arithmetic_v<typename P::value_type> &&
-    (sizeof(typename P::value_type) == 4 || sizeof(typename P::value_type) == 8);
+    std::is_same_v<In, typename P::element_type>&& std::is_arithmetic_v<typename P::element_type> &&
+    (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8);
 
 template <unsigned BlockSize, class Problem>
 struct tile_shared_bulk {
   using V = typename Problem::value_type;
+  using E = typename Problem::element_type;
   using Op = typename Problem::op_type;
+  static constexpr bool segmented = Problem::segmented;
   static constexpr unsigned block_size = BlockSize;
   static constexpr unsigned chunk_bytes = 16;
   /// 16-byte chunks per thread: odd, so that a quarter warp's chunk reads are conflict-free.
   static constexpr unsigned chunks = 7;
-  static constexpr unsigned vec = chunk_bytes / sizeof(V);
+  static constexpr unsigned vec = chunk_bytes / sizeof(E);
   static constexpr unsigned items = chunks * vec;
   static constexpr unsigned tile_size = BlockSize * items;
-  static constexpr unsigned tile_bytes = tile_size * sizeof(V);
+  static constexpr unsigned tile_bytes = tile_size * sizeof(E);
+  static constexpr unsigned flag_bytes = segmented ? tile_size : 0;
   static constexpr unsigned warps = BlockSize / warp_threads;
-  /// 7 tiles of 256 threads (28 KiB each plus the block's reserve) fit the 228 KiB of an H200
-  /// SM; the registers are capped to match (30 are used).
-  static constexpr unsigned min_blocks_per_sm = BlockSize == 256 ? 7u : 0u;
-  static_assert(!Problem::segmented, "tile_shared_bulk: plain scans only");
-  static_assert(sizeof(V) == 4 || sizeof(V) == 8, "tile_shared_bulk: 4- or 8-byte values");
+  /// Tiles of 256 threads per SM (28 KiB of values, 7 KiB of flags, plus the block's reserve,
+  /// in the 228 KiB of an H200 SM); the registers are capped to match (plain 30-32 registers,
+  /// segmented 4-byte 40). Segmented 8-byte values carry 16-byte (value, head) pairs through
+  /// the look-back: 248 bytes of spill at 40 registers, so 4 tiles (64 registers).
+  static constexpr unsigned min_blocks_per_sm = BlockSize != 256 ? 0u
+                                                : !segmented     ? 7u
+                                                : sizeof(E) == 4 ? 6u
+                                                                 : 4u;
+  static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
+  static_assert(items <= 32, "tile_shared_bulk: a thread's head flags fit one 32-bit mask");
   static_assert(BlockSize % warp_threads == 0 && warps <= warp_threads,
                 "tile_shared_bulk: block size a multiple of 32, at most 1024");
 
   struct storage {
     alignas(128) unsigned char data[tile_bytes];
+    alignas(16) unsigned char flags[flag_bytes > 0 ? flag_bytes : 16];
     std::uint64_t barrier;
     shared_array<V, warps> warp_scan;  // inclusive scan of the warp totals
   };
 
-  V* data_ = nullptr;  // the tile in shared memory
+  E* data_ = nullptr;  // the tile's elements in shared memory
   unsigned len_ = 0;
-  maybe<V> before_{};  // the fold of the tile's elements before this thread's
+  unsigned heads_ = 0;  // segmented: bit k, element mine + k is a head
+  maybe<V> before_{};   // the fold of the tile's elements before this thread's
 
   /// \brief Loads elements [first, first + len) and folds them; returns their fold (every
   /// thread). 1 <= len <= tile_size.
   __device__ V scan(const Problem& p, const Op& op, std::size_t first, unsigned len, storage& s) {
-    data_ = reinterpret_cast<V*>(s.data);
+    data_ = reinterpret_cast<E*>(s.data);
     len_ = len;
-    const V* src = p.in + first;
-    const unsigned bulk = bulk_items(src, len);
-    if (bulk > 0 && threadIdx.x == 0) {
+    const E* src = p.in + first;
+    const unsigned bulk = bulk_items(src, len, vec);
+    unsigned flags_bulk = 0;
+    if constexpr (segmented) flags_bulk = bulk_items(p.flags + first, len, chunk_bytes);
+    if (bulk + flags_bulk > 0 && threadIdx.x == 0) {
       bulk_barrier_init(&s.barrier);
-      bulk_load(s.data, src, bulk * sizeof(V), &s.barrier);
+      bulk_barrier_expect(&s.barrier, bulk * sizeof(E) + flags_bulk);
+      if (bulk > 0) bulk_load(s.data, src, bulk * sizeof(E), &s.barrier);
+      if constexpr (segmented)
+        if (flags_bulk > 0) bulk_load(s.flags, p.flags + first, flags_bulk, &s.barrier);
     }
 #pragma unroll 4
     for (unsigned k = bulk + threadIdx.x; k < len; k += BlockSize) data_[k] = src[k];
+    if constexpr (segmented) {
+#pragma unroll 4
+      for (unsigned k = flags_bulk + threadIdx.x; k < len; k += BlockSize)
+        s.flags[k] = p.flags[first + k];
+    }
     __syncthreads();
-    if (bulk > 0) bulk_barrier_wait(&s.barrier);
+    if (bulk + flags_bulk > 0) bulk_barrier_wait(&s.barrier);
 
+    const auto eop = p.element_op();
     const unsigned lane = threadIdx.x % warp_threads;
     const unsigned warp = threadIdx.x / warp_threads;
     const unsigned mine = threadIdx.x * items;
     const unsigned count = mine < len ? (len - mine < items ? len - mine : items) : 0;
-    V fold = data_[mine < len ? mine : 0];  // threads past the end: any value (no one reads it)
+    if constexpr (segmented) heads_ = load_heads(s, mine, count);
+    // The thread's fold (restarting at heads). Threads past the end: any value, read by no one.
+    E fold = data_[mine < len ? mine : 0];
     if (count == items) {
 #pragma unroll
       for (unsigned c = 0; c < chunks; ++c) {
-        V x[vec];
+        E x[vec];
         read_chunk(mine + c * vec, x);
 #pragma unroll
         for (unsigned j = 0; j < vec; ++j)
-          if (c > 0 || j > 0) fold = static_cast<V>(op(fold, x[j]));
+          if (c > 0 || j > 0) fold = step(eop, fold, x[j], c * vec + j);
       }
     } else {
-      for (unsigned k = 1; k < count; ++k) fold = static_cast<V>(op(fold, data_[mine + k]));
+      for (unsigned k = 1; k < count; ++k) fold = step(eop, fold, data_[mine + k], k);
     }
-    const V incl = warp_inclusive_scan(fold, lane, op);
+    const V incl = warp_inclusive_scan(Problem::make(fold, heads_ != 0), lane, op);
     const V lanes_before = shuffle_up(incl, 1);
 
     const unsigned last = (len - 1) / items;  // the last thread holding elements
@@ -133,34 +159,24 @@ struct tile_shared_bulk {
     return s.warp_scan[last_warp];
   }
 
-  /// \brief Stores the tile: element k gets the fold of `carry` and the elements up to k
-  /// (inclusive) or before k (exclusive: then `carry` always holds the scan's init at least).
+  /// \brief Stores the tile: each element gets the fold of `carry`, the elements before this
+  /// thread's and its own up to it (inclusive) or before it (exclusive), as the problem says
+  /// (`output_as`; segmented: from the element's segment head on).
   __device__ void emit(const Problem& p, const Op& op, std::size_t first,
                        const maybe<V>& carry) const {
     const maybe<V> pre = combine(carry, before_, op);
     const unsigned mine = threadIdx.x * items;
     const unsigned count = mine < len_ ? (len_ - mine < items ? len_ - mine : items) : 0;
-    if (count == items && pre.has) {
-      if (p.exclusive)
-        rescan_chunks<true>(op, mine, pre.value);
-      else
-        rescan_chunks<false>(op, mine, pre.value);
-    } else {
-      maybe<V> run = pre;
-      for (unsigned k = 0; k < count; ++k) {
-        const V x = data_[mine + k];
-        const maybe<V> next = combine(run, maybe<V>{x, true}, op);
-        if (p.exclusive && run.has) data_[mine + k] = run.value;
-        if (!p.exclusive) data_[mine + k] = next.value;
-        run = next;
-      }
-    }
-    V* dst = p.out + first;
-    const unsigned bulk = bulk_items(dst, len_);
+    if (p.exclusive)
+      rescan<true>(p, pre, mine, count);
+    else
+      rescan<false>(p, pre, mine, count);
+    E* dst = p.out + first;
+    const unsigned bulk = bulk_items(dst, len_, vec);
     if (bulk > 0) fence_shared_for_bulk();
     __syncthreads();
     if (bulk > 0 && threadIdx.x == 0) {
-      bulk_store(dst, data_, bulk * sizeof(V));
+      bulk_store(dst, data_, bulk * sizeof(E));
       bulk_store_wait_read();
     }
 #pragma unroll 4
@@ -168,40 +184,103 @@ struct tile_shared_bulk {
   }
 
  private:
-  /// \brief The elements of [ptr, ptr + len) that move by one bulk copy: the 16-byte whole of
-  /// the range when it starts 16-byte aligned and the GPU has bulk copies, else none.
-  __device__ static unsigned bulk_items(const V* ptr, unsigned len) {
+  /// \brief The elements of [ptr, ptr + len) that move by one bulk copy: the whole multiples
+  /// of `multiple` elements (16 bytes) when the range starts 16-byte aligned and the GPU has
+  /// bulk copies, else none.
+  template <class T>
+  __device__ static unsigned bulk_items(const T* ptr, unsigned len, unsigned multiple) {
     if constexpr (!bulk_copy_available) {
       return 0;
     } else {
       if (reinterpret_cast<std::uintptr_t>(ptr) % chunk_bytes != 0) return 0;
-      return len / vec * vec;
+      return len / multiple * multiple;
     }
   }
 
-  __device__ void read_chunk(unsigned at, V (&x)[vec]) const {
+  /// \brief Bit k: element mine + k (k < count) is a head. Full threads read their 28 flag
+  /// bytes as 7 words (a stride of 7 words between threads: conflict-free).
+  __device__ static unsigned load_heads(const storage& s, unsigned mine, unsigned count) {
+    if constexpr (items % 4 == 0) {
+      if (count == items) {
+        unsigned words[items / 4];
+        const unsigned* w = reinterpret_cast<const unsigned*>(s.flags + mine);
+#pragma unroll
+        for (unsigned i = 0; i < items / 4; ++i) words[i] = w[i];
+        std::uint8_t f[items];
+        memcpy(f, words, items);
+        return nonzero_byte_bits(f);
+      }
+    }
+    unsigned bits = 0;
+    for (unsigned k = 0; k < count; ++k) bits |= (s.flags[mine + k] != 0 ? 1u : 0u) << k;
+    return bits;
+  }
+
+  /// \brief The fold after element k of the thread: `x` alone at a head, else `fold op x`.
+  template <class EOp>
+  __device__ E step(const EOp& eop, const E& fold, const E& x, unsigned k) const {
+    if constexpr (segmented)
+      if ((heads_ >> k) & 1u) return x;
+    return static_cast<E>(eop(fold, x));
+  }
+
+  __device__ void read_chunk(unsigned at, E (&x)[vec]) const {
     const uint4 c = *reinterpret_cast<const uint4*>(data_ + at);
     memcpy(x, &c, sizeof c);
   }
-  __device__ void write_chunk(unsigned at, const V (&x)[vec]) const {
+  __device__ void write_chunk(unsigned at, const E (&x)[vec]) const {
     uint4 c;
     memcpy(&c, x, sizeof c);
     *reinterpret_cast<uint4*>(data_ + at) = c;
   }
 
+  /// \brief The thread's elements, rescanned in place from `pre`.
   template <bool Exclusive>
-  __device__ void rescan_chunks(const Op& op, unsigned mine, V run) const {
+  __device__ void rescan(const Problem& p, const maybe<V>& pre, unsigned mine,
+                         unsigned count) const {
+    const auto eop = p.element_op();
+    if constexpr (!segmented) {
+      if (count == items && pre.has) {  // every thread but the very first one's
+        E run = pre.value;
 #pragma unroll
-    for (unsigned c = 0; c < chunks; ++c) {
-      V x[vec];
-      read_chunk(mine + c * vec, x);
+        for (unsigned c = 0; c < chunks; ++c) {
+          E x[vec];
+          read_chunk(mine + c * vec, x);
 #pragma unroll
-      for (unsigned j = 0; j < vec; ++j) {
-        const V next = static_cast<V>(op(run, x[j]));
-        x[j] = Exclusive ? run : next;
-        run = next;
+          for (unsigned j = 0; j < vec; ++j) {
+            const E next = static_cast<E>(eop(run, x[j]));
+            x[j] = Exclusive ? run : next;
+            run = next;
+          }
+          write_chunk(mine + c * vec, x);
+        }
+        return;
       }
-      write_chunk(mine + c * vec, x);
+    }
+    E run = Problem::element_of(pre.value);  // the fold before element k in its segment...
+    bool have = pre.has;                     // ...when there is one
+    // One element: its output, and the fold after it.
+    auto one = [&](const E& x, unsigned k) {
+      bool own_head = false;
+      if constexpr (segmented) own_head = ((heads_ >> k) & 1u) != 0;
+      const bool has_e = have && !own_head;
+      const E incl = has_e ? static_cast<E>(eop(run, x)) : x;
+      const E o = p.template output_as<Exclusive>(own_head, has_e, run, incl);
+      run = incl;
+      have = true;
+      return o;
+    };
+    if (count == items) {
+#pragma unroll
+      for (unsigned c = 0; c < chunks; ++c) {
+        E x[vec];
+        read_chunk(mine + c * vec, x);
+#pragma unroll
+        for (unsigned j = 0; j < vec; ++j) x[j] = one(x[j], c * vec + j);
+        write_chunk(mine + c * vec, x);
+      }
+    } else {
+      for (unsigned k = 0; k < count; ++k) data_[mine + k] = one(data_[mine + k], k);
     }
   }
 };

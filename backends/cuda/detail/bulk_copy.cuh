@@ -32,15 +32,22 @@ __device__ __forceinline__ void bulk_barrier_init(std::uint64_t* barrier) {
 #endif
 }
 
-/// \brief Copies `bytes` from global `src` to shared `dst`; the barrier's phase 0 completes when
-/// they have arrived (the calling thread's arrival is counted here).
-__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes,
-                                          std::uint64_t* barrier) {
+/// \brief The calling thread's arrival on `barrier`, announcing the `bytes` that the bulk loads
+/// completing on it will bring: its phase 0 completes when they have all arrived.
+__device__ __forceinline__ void bulk_barrier_expect(std::uint64_t* barrier, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile(
       "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(barrier)),
       "r"(bytes)
       : "memory");
+#endif
+}
+
+/// \brief Copies `bytes` from global `src` to shared `dst`, completing on `barrier` (whose
+/// expected bytes include these).
+__device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned bytes,
+                                          std::uint64_t* barrier) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile(
       "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
           "r"(shared_address(dst)),
