@@ -24,7 +24,19 @@ CPU_COLOURS = {"seq": "tab:gray", "omp": "tab:blue", "omp_clause": "tab:cyan",
 GPU_ANCHOR_COLOURS = ["tab:red", "darkred", "tab:orange", "tab:brown", "tab:pink", "gold"]
 MPI_COLOURS = {"parprim": "tab:blue", "parprim_user_op": "tab:cyan",
                "parprim_derived": "teal", "raw": "tab:orange", "raw_bound": "tab:orange",
-               "raw_textbook": "tab:red", "raw_user_op": "tab:brown", "raw_derived": "tab:pink"}
+               "raw_textbook": "tab:red", "raw_user_op": "tab:brown", "raw_derived": "tab:pink",
+               "raw_reduce_then_scan": "tab:green"}
+# For competitors without a colour of their own: none of MPI_COLOURS' (matplotlib's default cycle
+# would reuse parprim's blue).
+MPI_SPARE_COLOURS = ["tab:purple", "tab:olive", "tab:gray", "gold", "navy"]
+
+
+def mpi_colour(competitor: str, others: list) -> str:
+    """The colour of an MPI competitor: its own, else a spare one by its place among `others`."""
+    if competitor in MPI_COLOURS:
+        return MPI_COLOURS[competitor]
+    unknown = [c for c in others if c not in MPI_COLOURS]
+    return MPI_SPARE_COLOURS[unknown.index(competitor) % len(MPI_SPARE_COLOURS)]
 
 
 def _pow2_label(v, _pos=None) -> str:
@@ -283,7 +295,7 @@ def mpi(data: dict, path: str):
         d = data["strong"].get(primitive)
         if d:
             for a in d["competitors"]:
-                colour = MPI_COLOURS.get(a["competitor"], None)
+                colour = mpi_colour(a["competitor"], [c["competitor"] for c in d["competitors"]])
                 line, = ax.plot(a["p"], a["speedup"], "o-", color=colour, label=a["label"])
                 ax.plot(a["p"], a["model_speedup"], "--", color=line.get_color(), linewidth=1)
             ax.plot([1, max(ranks)], [1, max(ranks)], ":", color="black", label="ideal S = p")
@@ -297,7 +309,7 @@ def mpi(data: dict, path: str):
         d = data["weak"].get(primitive)
         if d:
             for a in d["competitors"]:
-                colour = MPI_COLOURS.get(a["competitor"], None)
+                colour = mpi_colour(a["competitor"], [c["competitor"] for c in d["competitors"]])
                 line, = ax.plot(a["p"], a["ms"], "o-", color=colour, label=a["label"])
                 ax.plot(a["p"], a["model_ms"], "--", color=line.get_color(), linewidth=1)
             _model_handle(ax)
