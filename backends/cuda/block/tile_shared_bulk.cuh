@@ -16,7 +16,8 @@
 /// scanned in 606 us against the register tile's 700 us.
 ///
 /// Steps, one tile per block (`BlockSize` threads, `items` = 112 bytes of values per thread):
-/// 1. thread 0 starts bulk loads of the tile's values (and head flags) when they are 16-byte
+/// 1. thread 0 starts bulk loads of the tile's values (and head flags) as soon as it has drawn
+///    the tile's ticket (`start_load`, before the block's first barrier), when they are 16-byte
 ///    aligned (the 16-byte whole of a partial tile; the rest, and everything that is not
 ///    aligned, by plain loads), and the block waits on a shared-memory barrier;
 /// 2. each thread folds its elements (16-byte shared loads: thread t reads bytes 112 t ..., and
@@ -93,8 +94,23 @@ struct tile_shared_bulk {
   unsigned heads_ = 0;  // segmented: bit k, element mine + k is a head
   maybe<V> before_{};   // the fold of the tile's elements before this thread's
 
-  /// \brief Loads elements [first, first + len) and folds them; returns their fold (every
-  /// thread). 1 <= len <= tile_size.
+  /// \brief One thread (the kernel's thread 0, as soon as it has the tile) starts the bulk loads
+  /// of elements [first, first + len); a barrier of the block must follow before `scan`.
+  __device__ static void start_load(const Problem& p, std::size_t first, unsigned len, storage& s) {
+    const E* src = p.in + first;
+    const unsigned bulk = bulk_items(src, len, vec);
+    unsigned flags_bulk = 0;
+    if constexpr (segmented) flags_bulk = bulk_items(p.flags + first, len, chunk_bytes);
+    if (bulk + flags_bulk == 0) return;
+    bulk_barrier_init(&s.barrier);
+    bulk_barrier_expect(&s.barrier, bulk * sizeof(E) + flags_bulk);
+    if (bulk > 0) bulk_load(s.data, src, bulk * sizeof(E), &s.barrier);
+    if constexpr (segmented)
+      if (flags_bulk > 0) bulk_load(s.flags, p.flags + first, flags_bulk, &s.barrier);
+  }
+
+  /// \brief Loads elements [first, first + len) (the bulk part started by `start_load`) and
+  /// folds them; returns their fold (every thread). 1 <= len <= tile_size.
   __device__ V scan(const Problem& p, const Op& op, std::size_t first, unsigned len, storage& s) {
     data_ = reinterpret_cast<E*>(s.data);
     len_ = len;
@@ -102,13 +118,6 @@ struct tile_shared_bulk {
     const unsigned bulk = bulk_items(src, len, vec);
     unsigned flags_bulk = 0;
     if constexpr (segmented) flags_bulk = bulk_items(p.flags + first, len, chunk_bytes);
-    if (bulk + flags_bulk > 0 && threadIdx.x == 0) {
-      bulk_barrier_init(&s.barrier);
-      bulk_barrier_expect(&s.barrier, bulk * sizeof(E) + flags_bulk);
-      if (bulk > 0) bulk_load(s.data, src, bulk * sizeof(E), &s.barrier);
-      if constexpr (segmented)
-        if (flags_bulk > 0) bulk_load(s.flags, p.flags + first, flags_bulk, &s.barrier);
-    }
 #pragma unroll 4
     for (unsigned k = bulk + threadIdx.x; k < len; k += BlockSize) data_[k] = src[k];
     if constexpr (segmented) {
