@@ -156,10 +156,10 @@ inline constexpr auto default_ = k5_decoupled_look_back;
 /// - `scan_kernel(parprim::cuda_scan::kN_...)`: the rung of the scan ladder (scans and
 ///   segmented scans).
 /// - `deterministic(bool)` (default true): scans give bitwise identical results from run to
-///   run for the same input, n and GPU. Only the default scan rung (5) has a faster
-///   alternative for operators whose result depends on grouping (floating-point sums, user
-///   operators): `deterministic(false)` lets its look-back group operands as timing allows,
-///   as CUB does. Integer arithmetic, min and max are identical either way.
+///   run for the same input, n and GPU. Only the look-back rungs (5, the default, and 6) have
+///   a faster alternative for operators whose result depends on grouping (floating-point sums,
+///   user operators): `deterministic(false)` lets the look-back group operands as timing
+///   allows, as CUB does. Integer arithmetic, min and max are identical either way.
 ///
 /// Every call returns after its result is complete (a reduction's value is on the host, a
 /// scan's output in device memory; the stream is synchronised), so errors of the kernels are
