@@ -358,23 +358,25 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   __shared__ typename Tile::storage storage;
   __shared__ shared_array<maybe<V>, 1> carry_slot;
   __shared__ unsigned tile_slot;
-  const auto length_of = [&](std::size_t first) {
-    return static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size);
-  };
   if (threadIdx.x == 0) {
     const unsigned id = atomicAdd(st.ticket, 1u);
     if (id == tiles - 1) *st.ticket = 0;  // every block has its tile: ready for the next call
     tile_slot = id;
     // A tile that loads by bulk copies starts them here, before the block's first barrier.
-    if constexpr (requires { Tile::start_load(p, std::size_t{}, 0u, storage); })
-      Tile::start_load(p, id * std::size_t(Tile::tile_size),
-                       length_of(id * std::size_t(Tile::tile_size)), storage);
+    if constexpr (requires { Tile::start_load(p, std::size_t{}, 0u, storage); }) {
+      const std::size_t first = id * std::size_t(Tile::tile_size);
+      Tile::start_load(
+          p, first,
+          static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size),
+          storage);
+    }
   }
   __syncthreads();
   const std::size_t tile = tile_slot;
   const auto op = p.value_op();
   const std::size_t first = tile * Tile::tile_size;
-  const auto len = length_of(first);
+  const auto len =
+      static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size);
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
