@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cub/device/device_scan.cuh>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/parprim.hpp>
 
 #include "median_time.cuh"
 
 namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
 
 __global__ void copy_grid_stride(const int4* in, int4* out, std::size_t n4) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n4;
@@ -40,51 +42,28 @@ __global__ void __launch_bounds__(256, MinBlocks) copy_tile_cs(const int4* in, i
   for (int r = 0; r < Rows; ++r) __stcs(out + base + r * 256, v[r]);
 }
 
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-
-// One tile per block through TMA: thread 0 issues one bulk load into shared memory (completing on
-// an mbarrier), the block waits, thread 0 issues one bulk store back and waits for its reads.
-// `Chunks` bulk copies of bytes/Chunks each (a single huge copy may serialise in one engine).
+// One tile per block through TMA (backends/cuda/detail/bulk_copy.cuh): thread 0 issues the bulk
+// load into shared memory (completing on an mbarrier), the block waits, thread 0 issues the bulk
+// store back and waits for its reads. `Chunks` bulk copies of bytes/Chunks each (a single huge
+// copy may serialise in one engine).
 template <int Chunks>
 __global__ void copy_tma(const char* in, char* out, unsigned bytes) {
   extern __shared__ __align__(128) char tile[];
   __shared__ __align__(8) std::uint64_t bar;
   const std::size_t off = blockIdx.x * std::size_t(bytes);
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar)));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-  }
+  const unsigned chunk = bytes / Chunks;
+  if (threadIdx.x == 0) ppc::bulk_barrier_init(&bar);
   __syncthreads();
   if (threadIdx.x == 0) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bar)),
-                 "r"(bytes));
-    const unsigned chunk = bytes / Chunks;
+    ppc::bulk_barrier_expect(&bar, bytes);
     for (int c = 0; c < Chunks; ++c)
-      asm volatile(
-          "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, "
-          "[%3];" ::"r"(smem_addr(tile + c * chunk)),
-          "l"(in + off + c * chunk), "r"(chunk), "r"(smem_addr(&bar))
-          : "memory");
+      ppc::bulk_load(tile + c * chunk, in + off + c * chunk, chunk, &bar);
   }
-  unsigned done = 0;
-  while (!done)
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
-        "p; }"
-        : "=r"(done)
-        : "r"(smem_addr(&bar))
-        : "memory");
+  ppc::bulk_barrier_wait(&bar);
   if (threadIdx.x == 0) {
-    const unsigned chunk = bytes / Chunks;
     for (int c = 0; c < Chunks; ++c)
-      asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(out + off +
-                                                                                       c * chunk),
-                   "r"(smem_addr(tile + c * chunk)), "r"(chunk)
-                   : "memory");
-    asm volatile("cp.async.bulk.commit_group;");
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+      ppc::bulk_store(out + off + c * chunk, tile + c * chunk, chunk);
+    ppc::bulk_store_wait_read();
   }
 }
 

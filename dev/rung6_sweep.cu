@@ -10,29 +10,12 @@
 #include <vector>
 
 #include "median_time.cuh"
+#include "swept_tuning.cuh"
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
 
-template <class F>
-float time_us(F f, int reps = 15) {
-  return median_ms(f, reps) * 1e3f;
-}
-
 static int failures = 0;
-static unsigned first_ns = 1200, pause_ns = 650;
-
-template <unsigned MinB>
-struct tuning : ppc::look_back_tuning {
-  template <class Tile>
-  static constexpr unsigned min_blocks_per_sm = MinB;
-  template <class Problem>
-  static ppc::look_back_delays delays(std::size_t tiles, bool sequential) {
-    if (tiles < sleep_from_tiles || sequential) return {0, 16, 256};
-    return {first_ns, pause_ns, pause_ns};
-  }
-};
-
 template <class P>
 using bulk_tile = ppc::tile_shared_bulk<256, P>;
 
@@ -58,7 +41,7 @@ void waits(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
     sp = S{in, fl, out, n, pp::plus{}, false, 0, {}, nullptr};
   else
     sp = S{in, out, n, pp::plus{}, false, {}};
-  using D = ppc::single_pass_look_back<bulk_tile, S, tuning<MinB>>;
+  using D = ppc::single_pass_look_back<bulk_tile, S, swept_tuning<MinB>>;
   auto k = ppc::scan_look_back_kernel<typename D::tile, S, 1, MinB>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
@@ -69,8 +52,8 @@ void waits(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
   ppc::launch_options o{};
   for (auto d : {std::pair{1200u, 650u}, std::pair{700u, 350u}, std::pair{1600u, 800u},
                  std::pair{2000u, 1000u}, std::pair{400u, 200u}}) {
-    first_ns = d.first;
-    pause_ns = d.second;
+    swept_first_ns = d.first;
+    swept_pause_ns = d.second;
     cudaMemset(out, 0, n * sizeof(int));
     ppc::run_scan<D>(o, sp, "x");
     const bool ok = same(out, ref);

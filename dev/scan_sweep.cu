@@ -13,10 +13,6 @@
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
 
-template <class F>
-float time_us(F f, int reps = 15) {
-  return median_ms(f, reps) * 1e3f;
-}
 
 template <unsigned K>
 struct dev_tuning : ppc::look_back_tuning {

@@ -11,29 +11,13 @@
 #include <parprim/parprim.hpp>
 
 #include "median_time.cuh"
+#include "swept_tuning.cuh"
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
 
-template <class F>
-float time_us(F f, int reps = 15) {
-  return median_ms(f, reps) * 1e3f;
-}
 
 static int failures = 0;
-static unsigned first_ns = 700, pause_ns = 350;
-
-template <unsigned MinB>
-struct seg_tuning : ppc::look_back_tuning {
-  template <class Tile>
-  static constexpr unsigned min_blocks_per_sm = MinB;
-  template <class Problem>
-  static ppc::look_back_delays delays(std::size_t tiles, bool sequential) {
-    if (tiles < sleep_from_tiles || sequential) return {0, 16, 256};
-    return {first_ns, pause_ns, pause_ns};
-  }
-};
-
 template <unsigned B, unsigned I>
 struct shape {
   template <class P>
@@ -57,7 +41,7 @@ void shape_run(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
     sp = S{in, fl, out, n, pp::plus{}, false, 0, {}, nullptr};
   else
     sp = S{in, out, n, pp::plus{}, false, {}};
-  using D = ppc::single_pass_look_back<shape<B, I>::template tile, S, seg_tuning<MinB>>;
+  using D = ppc::single_pass_look_back<shape<B, I>::template tile, S, swept_tuning<MinB>>;
   auto k = ppc::scan_look_back_kernel<typename D::tile, S, 1, MinB>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
@@ -68,8 +52,8 @@ void shape_run(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
               (int)a.localSizeBytes, bps);
   for (auto d : {std::pair{700u, 350u}, std::pair{1200u, 650u}, std::pair{400u, 200u},
                  std::pair{1600u, 800u}}) {
-    first_ns = d.first;
-    pause_ns = d.second;
+    swept_first_ns = d.first;
+    swept_pause_ns = d.second;
     cudaMemset(out, 0, n * sizeof(int));
     ppc::run_scan<D>(o, sp, "x");
     if (!same(outb, ref)) {

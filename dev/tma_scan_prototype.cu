@@ -6,16 +6,14 @@
 #include <cstdio>
 #include <cub/device/device_scan.cuh>
 #include <cuda/atomic>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/parprim.hpp>
 #include <vector>
 
 #include "median_time.cuh"
 
 namespace pp = parprim;
-
-__device__ __forceinline__ unsigned smem_addr(const void* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
+namespace ppc = parprim::detail::cuda;
 
 struct delays {
   unsigned first_ns, pause_ns;
@@ -49,26 +47,13 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     const unsigned id = atomicAdd(ticket, 1u);
     if (id == tiles - 1) *ticket = 0;
     tile_slot = id;
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_addr(&bar)));
-    asm volatile("fence.mbarrier_init.release.cluster;");
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(&bar)),
-                 "r"(tile_bytes));
-    asm volatile(
-        "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::
-            "r"(smem_addr(tile)),
-        "l"(in + std::size_t(id) * tile_size), "r"(tile_bytes), "r"(smem_addr(&bar))
-        : "memory");
+    ppc::bulk_barrier_init(&bar);
+    ppc::bulk_barrier_expect(&bar, tile_bytes);
+    ppc::bulk_load(tile, in + std::size_t(id) * tile_size, tile_bytes, &bar);
   }
   __syncthreads();
   const std::size_t t = tile_slot;
-  unsigned done = 0;
-  while (!done)
-    asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
-        "p; }"
-        : "=r"(done)
-        : "r"(smem_addr(&bar))
-        : "memory");
+  ppc::bulk_barrier_wait(&bar);
   // pass 1: the thread's total over its Items contiguous values
   const int4* mine = reinterpret_cast<const int4*>(tile + threadIdx.x * Items);
   int sum = 0;
@@ -136,15 +121,11 @@ __global__ void __launch_bounds__(Threads, MinBlocks)
     v.w = run += v.w;
     mine_w[j] = v;
   }
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  ppc::fence_shared_for_bulk();
   __syncthreads();
   if (threadIdx.x == 0) {
-    asm volatile(
-        "cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;" ::"l"(out + t * tile_size),
-        "r"(smem_addr(tile)), "r"(tile_bytes)
-        : "memory");
-    asm volatile("cp.async.bulk.commit_group;");
-    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    ppc::bulk_store(out + t * tile_size, tile, tile_bytes);
+    ppc::bulk_store_wait_read();
   }
 }
 

@@ -174,7 +174,7 @@ struct tile_registers {
   template <class Output>
   __device__ void emit_rows(const Problem& p, const Op& op, std::size_t first,
                             const maybe<V>& carry, const Output& output) const {
-    using T = decltype(p.output(false, false, v[0][0], v[0][0]));
+    using T = decltype(p.template output_as<false>(false, false, v[0][0], v[0][0]));
     const auto eop = p.element_op();
     const unsigned lane = threadIdx.x % warp_threads;
     const unsigned warp = threadIdx.x / warp_threads;

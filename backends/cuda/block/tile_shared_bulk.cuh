@@ -97,16 +97,13 @@ struct tile_shared_bulk {
   /// \brief One thread (the kernel's thread 0, as soon as it has the tile) starts the bulk loads
   /// of elements [first, first + len); a barrier of the block must follow before `scan`.
   __device__ static void start_load(const Problem& p, std::size_t first, unsigned len, storage& s) {
-    const E* src = p.in + first;
-    const unsigned bulk = bulk_items(src, len, vec);
-    unsigned flags_bulk = 0;
-    if constexpr (segmented) flags_bulk = bulk_items(p.flags + first, len, chunk_bytes);
-    if (bulk + flags_bulk == 0) return;
+    const load_plan b = plan(p, first, len);
+    if (b.values + b.flags == 0) return;
     bulk_barrier_init(&s.barrier);
-    bulk_barrier_expect(&s.barrier, bulk * sizeof(E) + flags_bulk);
-    if (bulk > 0) bulk_load(s.data, src, bulk * sizeof(E), &s.barrier);
+    bulk_barrier_expect(&s.barrier, b.values * sizeof(E) + b.flags);
+    if (b.values > 0) bulk_load(s.data, p.in + first, b.values * sizeof(E), &s.barrier);
     if constexpr (segmented)
-      if (flags_bulk > 0) bulk_load(s.flags, p.flags + first, flags_bulk, &s.barrier);
+      if (b.flags > 0) bulk_load(s.flags, p.flags + first, b.flags, &s.barrier);
   }
 
   /// \brief Loads elements [first, first + len) (the bulk part started by `start_load`) and
@@ -114,40 +111,29 @@ struct tile_shared_bulk {
   __device__ V scan(const Problem& p, const Op& op, std::size_t first, unsigned len, storage& s) {
     data_ = reinterpret_cast<E*>(s.data);
     len_ = len;
-    const E* src = p.in + first;
-    const unsigned bulk = bulk_items(src, len, vec);
-    unsigned flags_bulk = 0;
-    if constexpr (segmented) flags_bulk = bulk_items(p.flags + first, len, chunk_bytes);
+    const load_plan b = plan(p, first, len);
 #pragma unroll 4
-    for (unsigned k = bulk + threadIdx.x; k < len; k += BlockSize) data_[k] = src[k];
+    for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) data_[k] = p.in[first + k];
     if constexpr (segmented) {
 #pragma unroll 4
-      for (unsigned k = flags_bulk + threadIdx.x; k < len; k += BlockSize)
+      for (unsigned k = b.flags + threadIdx.x; k < len; k += BlockSize)
         s.flags[k] = p.flags[first + k];
     }
     __syncthreads();
-    if (bulk + flags_bulk > 0) bulk_barrier_wait(&s.barrier);
+    if (b.values + b.flags > 0) bulk_barrier_wait(&s.barrier);
 
     const auto eop = p.element_op();
     const unsigned lane = threadIdx.x % warp_threads;
     const unsigned warp = threadIdx.x / warp_threads;
     const unsigned mine = threadIdx.x * items;
-    const unsigned count = mine < len ? (len - mine < items ? len - mine : items) : 0;
+    const unsigned count = count_of(mine, len);
     if constexpr (segmented) heads_ = load_heads(s, mine, count);
     // The thread's fold (restarting at heads). Threads past the end: any value, read by no one.
     E fold = data_[mine < len ? mine : 0];
-    if (count == items) {
-#pragma unroll
-      for (unsigned c = 0; c < chunks; ++c) {
-        E x[vec];
-        read_chunk(mine + c * vec, x);
-#pragma unroll
-        for (unsigned j = 0; j < vec; ++j)
-          if (c > 0 || j > 0) fold = step(eop, fold, x[j], c * vec + j);
-      }
-    } else {
-      for (unsigned k = 1; k < count; ++k) fold = step(eop, fold, data_[mine + k], k);
-    }
+    for_each_mine<false>(mine, count, [&](const E& x, unsigned k) {
+      if (k > 0) fold = segmented && ((heads_ >> k) & 1u) ? x : static_cast<E>(eop(fold, x));
+      return x;
+    });
     const V incl = warp_inclusive_scan(Problem::make(fold, heads_ != 0), lane, op);
     const V lanes_before = shuffle_up(incl, 1);
 
@@ -175,11 +161,13 @@ struct tile_shared_bulk {
                        const maybe<V>& carry) const {
     const maybe<V> pre = combine(carry, before_, op);
     const unsigned mine = threadIdx.x * items;
-    const unsigned count = mine < len_ ? (len_ - mine < items ? len_ - mine : items) : 0;
+    const unsigned count = count_of(mine, len_);
+    // The kind, and whether there is a prefix, are the same for every element: branch once.
     if (p.exclusive)
-      rescan<true>(p, pre, mine, count);
+      pre.has ? rescan<true, true>(p, pre, mine, count) : rescan<true, false>(p, pre, mine, count);
     else
-      rescan<false>(p, pre, mine, count);
+      pre.has ? rescan<false, true>(p, pre, mine, count)
+              : rescan<false, false>(p, pre, mine, count);
     E* dst = p.out + first;
     const unsigned bulk = bulk_items(dst, len_, vec);
     if (bulk > 0) fence_shared_for_bulk();
@@ -193,6 +181,47 @@ struct tile_shared_bulk {
   }
 
  private:
+  /// \brief Elements (values) and bytes (head flags) of a tile that move by bulk copies.
+  struct load_plan {
+    unsigned values = 0;
+    unsigned flags = 0;
+  };
+  __device__ static load_plan plan(const Problem& p, std::size_t first, unsigned len) {
+    load_plan b;
+    b.values = bulk_items(p.in + first, len, vec);
+    if constexpr (segmented) b.flags = bulk_items(p.flags + first, len, chunk_bytes);
+    return b;
+  }
+
+  /// \brief How many of the `len` elements of the tile the thread whose first is `mine` holds.
+  __device__ static unsigned count_of(unsigned mine, unsigned len) {
+    return mine < len ? (len - mine < items ? len - mine : items) : 0;
+  }
+
+  /// \brief f(x, k) for the thread's elements k = 0 .. count - 1 in order, by 16-byte chunks
+  /// when the thread is full; with `Write`, f's result replaces the element.
+  template <bool Write, class F>
+  __device__ void for_each_mine(unsigned mine, unsigned count, F&& f) const {
+    if (count == items) {
+#pragma unroll
+      for (unsigned c = 0; c < chunks; ++c) {
+        E x[vec];
+        read_chunk(mine + c * vec, x);
+#pragma unroll
+        for (unsigned j = 0; j < vec; ++j) {
+          const E y = f(x[j], c * vec + j);
+          if constexpr (Write) x[j] = y;
+        }
+        if constexpr (Write) write_chunk(mine + c * vec, x);
+      }
+    } else {
+      for (unsigned k = 0; k < count; ++k) {
+        const E y = f(data_[mine + k], k);
+        if constexpr (Write) data_[mine + k] = y;
+      }
+    }
+  }
+
   /// \brief The elements of [ptr, ptr + len) that move by one bulk copy: the whole multiples
   /// of `multiple` elements (16 bytes) when the range starts 16-byte aligned and the GPU has
   /// bulk copies, else none.
@@ -225,14 +254,6 @@ struct tile_shared_bulk {
     return bits;
   }
 
-  /// \brief The fold after element k of the thread: `x` alone at a head, else `fold op x`.
-  template <class EOp>
-  __device__ E step(const EOp& eop, const E& fold, const E& x, unsigned k) const {
-    if constexpr (segmented)
-      if ((heads_ >> k) & 1u) return x;
-    return static_cast<E>(eop(fold, x));
-  }
-
   __device__ void read_chunk(unsigned at, E (&x)[vec]) const {
     const uint4 c = *reinterpret_cast<const uint4*>(data_ + at);
     memcpy(x, &c, sizeof c);
@@ -243,54 +264,22 @@ struct tile_shared_bulk {
     *reinterpret_cast<uint4*>(data_ + at) = c;
   }
 
-  /// \brief The thread's elements, rescanned in place from `pre`.
-  template <bool Exclusive>
+  /// \brief The thread's elements, rescanned in place from `pre` (`HasPrefix`: pre.has).
+  template <bool Exclusive, bool HasPrefix>
   __device__ void rescan(const Problem& p, const maybe<V>& pre, unsigned mine,
                          unsigned count) const {
     const auto eop = p.element_op();
-    if constexpr (!segmented) {
-      if (count == items && pre.has) {  // every thread but the very first one's
-        E run = pre.value;
-#pragma unroll
-        for (unsigned c = 0; c < chunks; ++c) {
-          E x[vec];
-          read_chunk(mine + c * vec, x);
-#pragma unroll
-          for (unsigned j = 0; j < vec; ++j) {
-            const E next = static_cast<E>(eop(run, x[j]));
-            x[j] = Exclusive ? run : next;
-            run = next;
-          }
-          write_chunk(mine + c * vec, x);
-        }
-        return;
-      }
-    }
     E run = Problem::element_of(pre.value);  // the fold before element k in its segment...
-    bool have = pre.has;                     // ...when there is one
-    // One element: its output, and the fold after it.
-    auto one = [&](const E& x, unsigned k) {
-      bool own_head = false;
-      if constexpr (segmented) own_head = ((heads_ >> k) & 1u) != 0;
-      const bool has_e = have && !own_head;
+    bool have = HasPrefix;                   // ...when there is one
+    for_each_mine<true>(mine, count, [&](const E& x, unsigned k) {
+      const bool own_head = segmented && ((heads_ >> k) & 1u) != 0;
+      const bool has_e = (HasPrefix || have) && !own_head;
       const E incl = has_e ? static_cast<E>(eop(run, x)) : x;
       const E o = p.template output_as<Exclusive>(own_head, has_e, run, incl);
       run = incl;
       have = true;
       return o;
-    };
-    if (count == items) {
-#pragma unroll
-      for (unsigned c = 0; c < chunks; ++c) {
-        E x[vec];
-        read_chunk(mine + c * vec, x);
-#pragma unroll
-        for (unsigned j = 0; j < vec; ++j) x[j] = one(x[j], c * vec + j);
-        write_chunk(mine + c * vec, x);
-      }
-    } else {
-      for (unsigned k = 0; k < count; ++k) data_[mine + k] = one(data_[mine + k], k);
-    }
+    });
   }
 };
 

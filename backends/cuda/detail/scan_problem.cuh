@@ -17,12 +17,12 @@
 /// without their carry, and `fix_up` later folds the carry in. A tile's elements are always a
 /// prefix of its threads' slots, so no identity element is needed anywhere.
 ///
-/// The register-blocked rungs (4, 5) hold each element as an `element_type` (the value without
-/// its head flag: a segmented tile keeps its heads apart, in a bitmask) and move runs of
-/// consecutive elements: `load_run` (values and head bits), `output` (what `store` would write,
-/// for a final tile; `output_as<Exclusive>` with the kind known at compile time) and
-/// `store_run`. `make` and `element_of` convert between an element with
-/// its head and a `value_type`; `element_op` is the operator on elements.
+/// The register-blocked and shared-memory tiles (rungs 4-6) hold each element as an
+/// `element_type` (the value without its head flag: a segmented tile keeps its heads apart, in a
+/// bitmask) and move runs of consecutive elements: `load_run` (values and head bits),
+/// `output_as<Exclusive>` (what `store` would write for a final tile, the kind known at compile
+/// time) and `store_run`. `make` and `element_of` convert between an element with its head and
+/// a `value_type`; `element_op` is the operator on elements.
 
 #include <cstddef>
 #include <cstdint>
@@ -104,10 +104,6 @@ struct plain_problem {
   template <bool Exclusive>
   __device__ T output_as(bool, bool, const T& e, const T& incl) const {
     return Exclusive ? e : incl;
-  }
-  __device__ T output(bool own_head, bool has_e, const T& e, const T& incl) const {
-    return exclusive ? output_as<true>(own_head, has_e, e, incl)
-                     : output_as<false>(own_head, has_e, e, incl);
   }
   template <unsigned Items>
   __device__ void store_run(std::size_t i, const T (&o)[Items]) const {
@@ -210,10 +206,6 @@ struct segmented_problem {
       return incl;
     else
       return own_head || !has_e ? init : static_cast<T>(op(init, e));
-  }
-  __device__ T output(bool own_head, bool has_e, const T& e, const T& incl) const {
-    return exclusive ? output_as<true>(own_head, has_e, e, incl)
-                     : output_as<false>(own_head, has_e, e, incl);
   }
   template <unsigned Items>
   __device__ void store_run(std::size_t i, const T (&o)[Items]) const {

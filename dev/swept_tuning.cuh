@@ -1,0 +1,18 @@
+#pragma once
+// Scratch (dev/ only): rung 5/6 tuning whose look-back waits and register cap a sweep sets: the
+// waits from swept_first_ns / swept_pause_ns (read at each launch), the cap from MinB.
+#include <cstddef>
+#include <parprim/parprim.hpp>
+
+inline unsigned swept_first_ns = 1200, swept_pause_ns = 650;
+
+template <unsigned MinB>
+struct swept_tuning : parprim::detail::cuda::look_back_tuning {
+  template <class Tile>
+  static constexpr unsigned min_blocks_per_sm = MinB;
+  template <class Problem>
+  static parprim::detail::cuda::look_back_delays delays(std::size_t tiles, bool sequential) {
+    if (tiles < sleep_from_tiles || sequential) return {0, 16, 256};
+    return {swept_first_ns, swept_pause_ns, swept_pause_ns};
+  }
+};
