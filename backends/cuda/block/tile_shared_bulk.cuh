@@ -53,7 +53,9 @@ inline constexpr bool shared_bulk_tile_fits_v =
     std::is_same_v<In, typename P::element_type>&& std::is_arithmetic_v<typename P::element_type> &&
     (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8);
 
-template <unsigned BlockSize, class Problem>
+/// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are
+/// conflict-free); 7 (112 bytes) is the tuned shape (dev/rung6_shape_sweep.cu).
+template <unsigned BlockSize, class Problem, unsigned Chunks = 7>
 struct tile_shared_bulk {
   using V = typename Problem::value_type;
   using E = typename Problem::element_type;
@@ -61,8 +63,7 @@ struct tile_shared_bulk {
   static constexpr bool segmented = Problem::segmented;
   static constexpr unsigned block_size = BlockSize;
   static constexpr unsigned chunk_bytes = 16;
-  /// 16-byte chunks per thread: odd, so that a quarter warp's chunk reads are conflict-free.
-  static constexpr unsigned chunks = 7;
+  static constexpr unsigned chunks = Chunks;
   static constexpr unsigned vec = chunk_bytes / sizeof(E);
   static constexpr unsigned items = chunks * vec;
   static constexpr unsigned tile_size = BlockSize * items;
@@ -73,12 +74,14 @@ struct tile_shared_bulk {
   /// in the 228 KiB of an H200 SM); the registers are capped to match (plain 30-32 registers,
   /// segmented 4-byte 40). Segmented 8-byte values carry 16-byte (value, head) pairs through
   /// the look-back: 248 bytes of spill at 40 registers, so 4 tiles (64 registers).
-  static constexpr unsigned min_blocks_per_sm = BlockSize != 256 ? 0u
+  static constexpr unsigned min_blocks_per_sm = BlockSize != 256 || Chunks != 7 ? 0u
                                                 : !segmented     ? 7u
                                                 : sizeof(E) == 4 ? 6u
                                                                  : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
-  static_assert(items <= 32, "tile_shared_bulk: a thread's head flags fit one 32-bit mask");
+  static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");
+  static_assert(!segmented || items <= 32,
+                "tile_shared_bulk: a thread's head flags fit one 32-bit mask");
   static_assert(BlockSize % warp_threads == 0 && warps <= warp_threads,
                 "tile_shared_bulk: block size a multiple of 32, at most 1024");
 
