@@ -8,7 +8,8 @@
 ///                 cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back,
 ///                 cuda_k6_tma_staged_look_back (parprim's public API), cub_inclusive_sum
 ///                 (DeviceScan::InclusiveSum), cub_inclusive_scan (DeviceScan::InclusiveScan with
-///                 cuda::std::plus), thrust_inclusive_scan
+///                 cuda::std::plus), thrust_inclusive_scan; float types also
+///                 cuda_nondeterministic (the default rung with .deterministic(false))
 ///   scan/exclusive/<competitor>/<type>/n:<N>/manual_time
 ///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
 ///                 cub_exclusive_sum

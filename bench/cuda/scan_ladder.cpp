@@ -86,7 +86,9 @@ void register_for(std::size_t n) {
   register_one(
       "scan/exclusive/cuda_k5_decoupled_look_back/" + t, n, [exclusive](benchmark::State& st) {
         run_scan<T>(st, exclusive, [](const scan_args<T>& a) {
-          parprim::exclusive_scan(parprim::cuda.on(bench_stream()),
+          parprim::exclusive_scan(
+              parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back)
+                  .on(bench_stream()),
                                   parprim::device_span<const T>(a.x, a.n),
                                   parprim::device_span<T>(a.out, a.n), T(0), parprim::plus{});
         });

@@ -101,9 +101,10 @@ enum class cuda_scan_rung : int {
   brent_kung = 2,             ///< Brent-Kung (up-sweep, down-sweep) in a block; scan-then-add
   coarsened_three_phase = 3,  ///< thread-coarsened three-phase block scan; scan-then-add
   warp_reduce_then_scan = 4,  ///< warp shuffles; reduce, scan of block totals, rescan
-  decoupled_look_back = 5,    ///< the default: single pass, decoupled look-back, Hopper-tuned
-  /// rung 5 with the tile staged in shared memory by bulk copies (Hopper's TMA), for plain and
-  /// segmented scans of 4- and 8-byte arithmetic values read unconverted; others run as rung 5
+  decoupled_look_back = 5,    ///< single pass, decoupled look-back, register tile, Hopper-tuned
+  /// the default: rung 5 with the tile staged in shared memory by bulk copies (Hopper's TMA),
+  /// for plain and segmented scans of 4- and 8-byte arithmetic values read unconverted; others
+  /// run as rung 5
   tma_staged_look_back = 6,
 };
 
@@ -141,9 +142,8 @@ inline constexpr cuda_scan_kernel<cuda_scan_rung::coarsened_three_phase> k3_coar
 inline constexpr cuda_scan_kernel<cuda_scan_rung::warp_reduce_then_scan> k4_warp_reduce_then_scan{};
 inline constexpr cuda_scan_kernel<cuda_scan_rung::decoupled_look_back> k5_decoupled_look_back{};
 inline constexpr cuda_scan_kernel<cuda_scan_rung::tma_staged_look_back> k6_tma_staged_look_back{};
-/// \brief The default kernel (rung 5; rung 6 measured faster in a prototype, docs/kernels.md,
-/// and becomes the default once its tests and sanitizers have passed on the GPU).
-inline constexpr auto default_ = k5_decoupled_look_back;
+/// \brief The default kernel: rung 6 (rung 5 for what rung 6 does not stage; docs/kernels.md).
+inline constexpr auto default_ = k6_tma_staged_look_back;
 }  // namespace cuda_scan
 
 /// \brief The CUDA policy (target `parprim::cuda`). Use the object `parprim::cuda`.
@@ -156,7 +156,7 @@ inline constexpr auto default_ = k5_decoupled_look_back;
 /// - `scan_kernel(parprim::cuda_scan::kN_...)`: the rung of the scan ladder (scans and
 ///   segmented scans).
 /// - `deterministic(bool)` (default true): scans give bitwise identical results from run to
-///   run for the same input, n and GPU. Only the look-back rungs (5, the default, and 6) have
+///   run for the same input, n and GPU. Only the look-back rungs (5, and 6: the default) have
 ///   a faster alternative for operators whose result depends on grouping (floating-point sums,
 ///   user operators): `deterministic(false)` lets the look-back group operands as timing
 ///   allows, as CUB does. Integer arithmetic, min and max are identical either way.
@@ -166,9 +166,9 @@ inline constexpr auto default_ = k5_decoupled_look_back;
 /// reported by the call that caused them. Temporary storage is cached per device and stream.
 /// Failures raise parprim::cuda_error.
 /// \tparam Reduce  the reduction rung (default: rung 7)
-/// \tparam Scan  the scan rung (default: rung 5)
+/// \tparam Scan  the scan rung (default: rung 6)
 template <cuda_reduce_rung Reduce = cuda_reduce_rung::vectorized_single_pass,
-          cuda_scan_rung Scan = cuda_scan_rung::decoupled_look_back>
+          cuda_scan_rung Scan = cuda_scan_rung::tma_staged_look_back>
 class basic_cuda_policy {
  public:
   /// \brief `cudaStream_t`, spelled without CUDA headers.

@@ -170,13 +170,28 @@ std::string scan_rung_name(const Policy&) {
   return parprim::cuda_scan_name(Policy::scan_rung);
 }
 
-/// \brief f(policy, index) for every rung of the scan ladder, in order.
+/// \brief Whether rung number `index` (0-based) is tested: PARPRIM_CUDA_TEST_SCAN_RUNGS, a list
+/// of rung numbers (1-based, e.g. "6" or "5,6"; for the compute-sanitizer tools, which are slow),
+/// or every rung.
+inline bool scan_rung_selected(std::size_t index) {
+  const char* s = std::getenv("PARPRIM_CUDA_TEST_SCAN_RUNGS");
+  if (s == nullptr || *s == '\0') return true;
+  const std::string list = std::string(",") + s + ",";
+  return list.find("," + std::to_string(index + 1) + ",") != std::string::npos;
+}
+
+/// \brief f(policy, index) for every rung of the scan ladder (the selected ones), in order.
 template <class F>
 void for_each_scan_rung(F f) {
   std::apply(
       [&](const auto&... p) {
         std::size_t i = 0;
-        (f(p, i++), ...);
+        (
+            [&] {
+              if (scan_rung_selected(i)) f(p, i);
+              ++i;
+            }(),
+            ...);
       },
       all_scan_rungs);
 }

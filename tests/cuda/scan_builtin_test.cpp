@@ -188,8 +188,8 @@ class CudaScanDeterminism : public ::testing::Test {};
 using float_cases = ::testing::Types<FloatPlus, DoublePlus>;
 TYPED_TEST_SUITE(CudaScanDeterminism, float_cases);
 
-// Float results repeat bit for bit, for every rung (the default, rung 5, is documented to be
-// deterministic: its look-back combines a fixed tree, whatever is ready first): the same call
+// Float results repeat bit for bit, for every rung (the look-back rungs, 5 and 6 the default, are
+// documented to be deterministic: their look-back combines a fixed tree, whatever is ready first): the same call
 // twice, with another call (another size, the same cached scratch) in between.
 TYPED_TEST(CudaScanDeterminism, SameCallTwiceIsBitwiseIdentical) {
   PARPRIM_SKIP_WITHOUT_GPU();
@@ -239,10 +239,11 @@ TYPED_TEST(CudaScanDeterminism, SameCallTwiceIsBitwiseIdentical) {
 
 // --- the default policy ------------------------------------------------------------------------
 
-TEST(CudaScanDefault, IsDecoupledLookBackAndRunsFromPlainCxx) {
-  static_assert(decltype(parprim::cuda)::scan_rung == parprim::cuda_scan_rung::decoupled_look_back);
+TEST(CudaScanDefault, IsTmaStagedLookBackAndRunsFromPlainCxx) {
+  static_assert(decltype(parprim::cuda)::scan_rung ==
+                parprim::cuda_scan_rung::tma_staged_look_back);
   static_assert(decltype(parprim::cuda.scan_kernel(parprim::cuda_scan::default_))::scan_rung ==
-                parprim::cuda_scan_rung::decoupled_look_back);
+                parprim::cuda_scan_rung::tma_staged_look_back);
   static_assert(decltype(parprim::cuda.scan_kernel(parprim::cuda_scan::k2_brent_kung)
                              .on(nullptr))::scan_rung == parprim::cuda_scan_rung::brent_kung);
   EXPECT_STREQ(parprim::cuda_scan_name(parprim::cuda_scan_rung::kogge_stone), "k1_kogge_stone");

@@ -88,6 +88,21 @@ struct look_back_tuning {
   }
 };
 
+/// \brief Tuning of rung 6 (tile_shared_bulk) for Hopper: rung 5's, with longer waits. A tile
+/// staged in shared memory leaves its SM's other 5-6 tiles the memory while it waits, and fewer
+/// failed polls pay off more than an early answer (2^28 int32 on the H200, dev/
+/// rung6_shape_sweep.cu, runs A and B in docs/results/h200-scan-dev-2026-11-23b.txt: plain
+/// 606.7 us with {1200, 650}, 591.6 with {2400, 1200}, 599.7 with {3200, 800} in a slower run
+/// whose {1200, 650} took 617.1; segmented 656.0 -> 638.8; at 2^24 {3200, 800} is as fast as
+/// {1200, 650}, longer pauses lose up to 5 %).
+struct tma_look_back_tuning : look_back_tuning {
+  template <class Problem>
+  static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
+    if (tiles < sleep_from_tiles || sequential_fold) return {0, 16, 256};
+    return {3200, 800, 800};
+  }
+};
+
 /// \brief What a tile has published.
 enum look_back_kind : unsigned { published_aggregate = 1, published_prefix = 2 };
 
