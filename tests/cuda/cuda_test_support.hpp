@@ -176,8 +176,20 @@ std::string scan_rung_name(const Policy&) {
 inline bool scan_rung_selected(std::size_t index) {
   const char* s = std::getenv("PARPRIM_CUDA_TEST_SCAN_RUNGS");
   if (s == nullptr || *s == '\0') return true;
-  const std::string list = std::string(",") + s + ",";
-  return list.find("," + std::to_string(index + 1) + ",") != std::string::npos;
+  // the numbers in the list, read one by one (no string concatenation: g++ 12's -Wrestrict)
+  std::size_t number = 0;
+  bool digits = false;
+  for (const char* c = s;; ++c) {
+    if (*c >= '0' && *c <= '9') {
+      number = number * 10 + static_cast<std::size_t>(*c - '0');
+      digits = true;
+    } else {
+      if (digits && number == index + 1) return true;
+      number = 0;
+      digits = false;
+      if (*c == '\0') return false;
+    }
+  }
 }
 
 /// \brief f(policy, index) for every rung of the scan ladder (the selected ones), in order.
