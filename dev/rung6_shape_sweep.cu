@@ -18,12 +18,12 @@ namespace ppc = parprim::detail::cuda;
 static int failures = 0;
 /// The look-back waits tried (first wait, pause between polls; ns).
 static std::vector<std::pair<unsigned, unsigned>> waits_tried = {
-    {1200, 650}, {2400, 1200}, {3200, 1600}, {4000, 2000}, {3200, 800}, {4800, 1200}};
+    {1200, 650}, {3200, 800}, {3200, 1600}};
 
-template <unsigned Block, unsigned Chunks>
+template <unsigned Block, unsigned Chunks, unsigned Prefetch>
 struct shape {
   template <class P>
-  using tile = ppc::tile_shared_bulk<Block, P, Chunks>;
+  using tile = ppc::tile_shared_bulk<Block, P, Chunks, Prefetch>;
 };
 
 bool same(const int* d, const std::vector<int>& ref) {
@@ -32,7 +32,7 @@ bool same(const int* d, const std::vector<int>& ref) {
   return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(int)) == 0;
 }
 
-template <bool Segmented, unsigned Block, unsigned Chunks, unsigned MinB>
+template <bool Segmented, unsigned Block, unsigned Chunks, unsigned MinB, unsigned Prefetch = 0>
 void variant(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
              const std::vector<int>& ref, float anchor) {
   using S = std::conditional_t<Segmented, ppc::segmented_problem<int, int, pp::plus>,
@@ -42,14 +42,14 @@ void variant(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
     sp = S{in, fl, out, n, pp::plus{}, false, 0, {}, nullptr};
   else
     sp = S{in, out, n, pp::plus{}, false, {}};
-  using D = ppc::single_pass_look_back<shape<Block, Chunks>::template tile, S, swept_tuning<MinB>>;
+  using D = ppc::single_pass_look_back<shape<Block, Chunks, Prefetch>::template tile, S, swept_tuning<MinB>>;
   auto k = ppc::scan_look_back_kernel<typename D::tile, S, 1, MinB>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, Block, 0);
-  std::printf("  %s %ux%u minB %u (%d regs, %d B local, %d B smem, %d blocks/SM):",
-              Segmented ? "seg  " : "plain", Block, Chunks * 4, MinB, a.numRegs,
+  std::printf("  %s %ux%u minB %u prefetch %u (%d regs, %d B local, %d B smem, %d blocks/SM):",
+              Segmented ? "seg  " : "plain", Block, Chunks * 4, MinB, Prefetch, a.numRegs,
               (int)a.localSizeBytes, (int)a.sharedSizeBytes, bps);
   ppc::launch_options o{};
   for (auto d : waits_tried) {
@@ -101,10 +101,15 @@ void run(std::size_t n) {
   int *i = in.data(), *o = out.data();
   const std::uint8_t* g = fl.data();
   variant<false, 256, 7, 7>(n, i, o, g, ref, cub);
-  variant<false, 256, 9, 6>(n, i, o, g, ref, cub);
+  variant<false, 256, 7, 7, 128>(n, i, o, g, ref, cub);
+  variant<false, 256, 7, 7, 256>(n, i, o, g, ref, cub);
+  variant<false, 256, 7, 7, 512>(n, i, o, g, ref, cub);
+  variant<false, 256, 7, 7, 924>(n, i, o, g, ref, cub);
   variant<false, 256, 11, 5>(n, i, o, g, ref, cub);
+  variant<false, 256, 11, 5, 256>(n, i, o, g, ref, cub);
   variant<true, 256, 7, 6>(n, i, o, g, sref, cubk);
-  variant<true, 256, 5, 7>(n, i, o, g, sref, cubk);
+  variant<true, 256, 7, 6, 256>(n, i, o, g, sref, cubk);
+  variant<true, 256, 7, 6, 512>(n, i, o, g, sref, cubk);
   // run A of 2026-11-23 (docs/results/h200-scan-dev-2026-11-23b.txt) also tried 128 x {20, 28,
   // 36} plain and 128 x {20, 28} segmented: slower than 256 threads at 2^28
 }

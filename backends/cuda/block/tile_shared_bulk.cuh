@@ -55,7 +55,9 @@ inline constexpr bool shared_bulk_tile_fits_v =
 
 /// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are
 /// conflict-free); 7 (112 bytes) is the tuned shape (dev/rung6_shape_sweep.cu).
-template <unsigned BlockSize, class Problem, unsigned Chunks = 7>
+/// `PrefetchTiles` (0: none): the tile that many tickets ahead is prefetched into L2 when a tile
+/// starts its load (an experiment of dev/rung6_shape_sweep.cu).
+template <unsigned BlockSize, class Problem, unsigned Chunks = 7, unsigned PrefetchTiles = 0>
 struct tile_shared_bulk {
   using V = typename Problem::value_type;
   using E = typename Problem::element_type;
@@ -102,6 +104,15 @@ struct tile_shared_bulk {
   __device__ static void start_load(const Problem& p, std::size_t first, unsigned len, storage& s) {
     const load_plan b = plan(p, first, len);
     if (b.values + b.flags == 0) return;
+    if constexpr (PrefetchTiles > 0) {
+      // whole tiles only (16-byte multiples at 16-byte aligned addresses, as this one's)
+      const std::size_t ahead = first + std::size_t(PrefetchTiles) * tile_size;
+      if (b.values == tile_size && ahead + tile_size <= p.n) {
+        bulk_prefetch_l2(p.in + ahead, tile_bytes);
+        if constexpr (segmented)
+          if (b.flags == tile_size) bulk_prefetch_l2(p.flags + ahead, tile_size);
+      }
+    }
     bulk_barrier_init(&s.barrier);
     bulk_barrier_expect(&s.barrier, b.values * sizeof(E) + b.flags);
     if (b.values > 0) bulk_load(s.data, p.in + first, b.values * sizeof(E), &s.barrier);

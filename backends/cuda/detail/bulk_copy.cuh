@@ -56,6 +56,14 @@ __device__ __forceinline__ void bulk_load(void* dst, const void* src, unsigned b
 #endif
 }
 
+/// \brief Asks the L2 cache to fetch `bytes` from global `src` ahead of a later load; nothing
+/// to wait for (a hint: the memory is not changed, and the later load is correct either way).
+__device__ __forceinline__ void bulk_prefetch_l2(const void* src, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(src), "r"(bytes) : "memory");
+#endif
+}
+
 /// \brief Waits until the barrier's phase 0 has completed (the bulk load's bytes are visible).
 __device__ __forceinline__ void bulk_barrier_wait(std::uint64_t* barrier) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
