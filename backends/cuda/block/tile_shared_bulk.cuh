@@ -55,8 +55,14 @@ inline constexpr bool shared_bulk_tile_fits_v =
 
 /// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are
 /// conflict-free); 7 (112 bytes) is the tuned shape (dev/rung6_shape_sweep.cu).
-/// `PrefetchTiles` (0: none): the tile that many tickets ahead is prefetched into L2 when a tile
-/// starts its load (an experiment of dev/rung6_shape_sweep.cu).
+/// `PrefetchTiles` (0: none): when a tile starts its bulk load, it also asks L2 to fetch the
+/// tile that many tickets ahead (whole tiles only), so that DRAM sees the reads of tiles whose
+/// blocks have not started yet: more bytes in flight than the SMs' shared memory holds. On the
+/// H200 (dev/rung6_shape_sweep.cu, run C of docs/results/h200-scan-dev-2026-11-23b.txt), 2^28
+/// int32, plain, look-back waits {3200, 800}: 593.5 us without, 558.8 with 128 tiles ahead
+/// (CUB InclusiveSum 694.0), 567.5 with 256, 706.4 with 512 and 767.4 with 924 (the prefetched
+/// tiles no longer stay in L2 until their blocks read them); at 2^24 128 costs 1 % (55.4 vs
+/// 54.8), 256 6 %; segmented tiles lose with any distance (634 -> 646 us at 256).
 template <unsigned BlockSize, class Problem, unsigned Chunks = 7, unsigned PrefetchTiles = 0>
 struct tile_shared_bulk {
   using V = typename Problem::value_type;

@@ -75,12 +75,15 @@ using tile_rung5 =
     tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
 /// \brief Rung 6's tile: for plain and segmented scans of 4- and 8-byte arithmetic values read
 /// unconverted, 256 threads x 112 bytes staged in shared memory by bulk copies
-/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu);
-/// rung 5's tile otherwise.
+/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu),
+/// plain scans prefetching into L2 the tile 128 tickets ahead (dev/rung6_shape_sweep.cu); rung
+/// 5's tile otherwise.
 template <class P>
 using tile_rung6 =
     std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>,
-                       tile_shared_bulk<look_back_tuning::block_size_small, P>, tile_rung5<P>>;
+                       tile_shared_bulk<look_back_tuning::block_size_small, P, 7,
+                                        P::segmented ? 0u : tma_look_back_tuning::prefetch_tiles>,
+                       tile_rung5<P>>;
 
 /// \brief The driver of rung `S` for problem `P`.
 template <cuda_scan_rung S, class P>

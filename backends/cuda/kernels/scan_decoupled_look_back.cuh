@@ -96,6 +96,8 @@ struct look_back_tuning {
 /// whose {1200, 650} took 617.1; segmented 656.0 -> 638.8; at 2^24 {3200, 800} is as fast as
 /// {1200, 650}, longer pauses lose up to 5 %).
 struct tma_look_back_tuning : look_back_tuning {
+  /// Plain scans: the tile this many tickets ahead is prefetched into L2 (tile_shared_bulk).
+  static constexpr unsigned prefetch_tiles = 128;
   template <class Problem>
   static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
     if (tiles < sleep_from_tiles || sequential_fold) return {0, 16, 256};
