@@ -42,7 +42,8 @@ void variant(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
     sp = S{in, fl, out, n, pp::plus{}, false, 0, {}, nullptr};
   else
     sp = S{in, out, n, pp::plus{}, false, {}};
-  using D = ppc::single_pass_look_back<shape<Block, Chunks, Prefetch>::template tile, S, swept_tuning<MinB>>;
+  using D = ppc::single_pass_look_back<shape<Block, Chunks, Prefetch>::template tile, S,
+                                       swept_tuning<MinB>>;
   auto k = ppc::scan_look_back_kernel<typename D::tile, S, 1, MinB>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);

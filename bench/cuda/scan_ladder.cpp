@@ -43,6 +43,12 @@ std::string rung_competitor(const Policy&) {
   return std::string("cuda_") + parprim::cuda_scan_name(Policy::scan_rung);
 }
 
+/// \brief f(policy) for each policy of a tuple.
+template <class Tuple, class F>
+void for_each_policy(const Tuple& policies, F f) {
+  std::apply([&](const auto&... p) { (f(p), ...); }, policies);
+}
+
 template <class T>
 void register_for(std::size_t n) {
   const std::string t = type_name<T>();
@@ -83,26 +89,20 @@ void register_for(std::size_t n) {
   }
   scan_setup exclusive = plain;
   exclusive.what = scan_check::exclusive;
-  register_one(
-      "scan/exclusive/cuda_k5_decoupled_look_back/" + t, n, [exclusive](benchmark::State& st) {
-        run_scan<T>(st, exclusive, [](const scan_args<T>& a) {
-          parprim::exclusive_scan(
-              parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back)
-                  .on(bench_stream()),
-                                  parprim::device_span<const T>(a.x, a.n),
-                                  parprim::device_span<T>(a.out, a.n), T(0), parprim::plus{});
-        });
-      });
-  register_one("scan/exclusive/cuda_k6_tma_staged_look_back/" + t, n,
-               [exclusive](benchmark::State& st) {
-                 run_scan<T>(st, exclusive, [](const scan_args<T>& a) {
-                   parprim::exclusive_scan(
-                       parprim::cuda.scan_kernel(parprim::cuda_scan::k6_tma_staged_look_back)
-                           .on(bench_stream()),
-                       parprim::device_span<const T>(a.x, a.n), parprim::device_span<T>(a.out, a.n),
-                       T(0), parprim::plus{});
-                 });
-               });
+  // the look-back rungs (the ladder's last two) exclusive, init 0
+  for_each_policy(std::make_tuple(parprim::cuda.scan_kernel(s::k5_decoupled_look_back),
+                                  parprim::cuda.scan_kernel(s::k6_tma_staged_look_back)),
+                  [&](const auto& policy) {
+                    register_one(
+                        "scan/exclusive/" + rung_competitor(policy) + "/" + t, n,
+                        [exclusive, policy](benchmark::State& st) {
+                          run_scan<T>(st, exclusive, [&](const scan_args<T>& a) {
+                            parprim::exclusive_scan(
+                                policy.on(bench_stream()), parprim::device_span<const T>(a.x, a.n),
+                                parprim::device_span<T>(a.out, a.n), T(0), parprim::plus{});
+                          });
+                        });
+                  });
   register_one("scan/inclusive/cub_inclusive_sum/" + t, n,
                [plain](benchmark::State& st) { run_scan<T>(st, plain, &cub_inclusive_sum<T>); });
   register_one("scan/exclusive/cub_exclusive_sum/" + t, n, [exclusive](benchmark::State& st) {

@@ -29,7 +29,7 @@ LABELS = {
     "copy": "CPU copy roof (parallel copy)",
     "read": "CPU read roof (parallel sum loop)",
     "cuda_copy_d2d": "GPU copy roof (D2D cudaMemcpy)",
-    "cuda_nondeterministic": "parprim cuda k5, deterministic(false)",
+    "cuda_nondeterministic": "parprim cuda k6 (default), deterministic(false)",
     "parprim": "parprim mpi",
     "parprim_user_op": "parprim mpi, user op",
     "parprim_derived": "parprim mpi, derived type",

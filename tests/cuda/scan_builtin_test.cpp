@@ -189,8 +189,8 @@ using float_cases = ::testing::Types<FloatPlus, DoublePlus>;
 TYPED_TEST_SUITE(CudaScanDeterminism, float_cases);
 
 // Float results repeat bit for bit, for every rung (the look-back rungs, 5 and 6 the default, are
-// documented to be deterministic: their look-back combines a fixed tree, whatever is ready first): the same call
-// twice, with another call (another size, the same cached scratch) in between.
+// documented to be deterministic: their look-back combines a fixed tree, whatever is ready first):
+// the same call twice, with another call (another size, the same cached scratch) in between.
 TYPED_TEST(CudaScanDeterminism, SameCallTwiceIsBitwiseIdentical) {
   PARPRIM_SKIP_WITHOUT_GPU();
   using Case = TypeParam;

@@ -83,9 +83,9 @@ struct tile_shared_bulk {
   /// segmented 4-byte 40). Segmented 8-byte values carry 16-byte (value, head) pairs through
   /// the look-back: 248 bytes of spill at 40 registers, so 4 tiles (64 registers).
   static constexpr unsigned min_blocks_per_sm = BlockSize != 256 || Chunks != 7 ? 0u
-                                                : !segmented     ? 7u
-                                                : sizeof(E) == 4 ? 6u
-                                                                 : 4u;
+                                                : !segmented                    ? 7u
+                                                : sizeof(E) == 4                ? 6u
+                                                                                : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
   static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");
   static_assert(!segmented || items <= 32,

@@ -111,10 +111,9 @@ struct scan_driver<cuda_scan_rung::decoupled_look_back, P> {
 template <class P>
 struct scan_driver<cuda_scan_rung::tma_staged_look_back, P> {
   // rung 6's waits where its tile is the shared-memory one, rung 5's where it falls back
-  using type = single_pass_look_back<
-      tile_rung6, P,
-      std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>, tma_look_back_tuning,
-                         look_back_tuning>>;
+  using type = single_pass_look_back<tile_rung6, P,
+                                     std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>,
+                                                        tma_look_back_tuning, look_back_tuning>>;
 };
 
 inline void check_scan_operands(const void* in, const void* out, std::size_t n, scan_kind kind,
