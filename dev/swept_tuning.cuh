@@ -5,6 +5,9 @@
 #include <parprim/parprim.hpp>
 
 inline unsigned swept_first_ns = 1200, swept_pause_ns = 650;
+/// Whether the swept waits also apply to the deterministic look-back's sequential fold (the
+/// library gives that path no first wait and short pauses).
+inline bool swept_sequential_too = false;
 
 template <unsigned MinB>
 struct swept_tuning : parprim::detail::cuda::look_back_tuning {
@@ -12,7 +15,7 @@ struct swept_tuning : parprim::detail::cuda::look_back_tuning {
   static constexpr unsigned min_blocks_per_sm = MinB;
   template <class Problem>
   static parprim::detail::cuda::look_back_delays delays(std::size_t tiles, bool sequential) {
-    if (tiles < sleep_from_tiles || sequential) return {0, 16, 256};
+    if (tiles < sleep_from_tiles || (sequential && !swept_sequential_too)) return {0, 16, 256};
     return {swept_first_ns, swept_pause_ns, swept_pause_ns};
   }
 };

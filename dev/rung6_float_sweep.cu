@@ -1,0 +1,115 @@
+// Scratch: rung 6's deterministic look-back on float32 and float64 sums (the default's slow
+// path: a left-to-right fold from the newest published prefix). The library gives that fold no
+// first wait and short pauses ({0, 16, 256} ns); this sweeps the waits the plain look-back
+// profits from, checking that every setting gives the same bits as the library's call (the
+// grouping must not depend on timing) and stays within a bound of a double reference, and
+// times each against CUB InclusiveSum and `.deterministic(false)` in the same process.
+// Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
+// precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cub/device/device_scan.cuh>
+#include <parprim/parprim.hpp>
+#include <random>
+#include <vector>
+
+#include "median_time.cuh"
+#include "swept_tuning.cuh"
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+
+static int failures = 0;
+
+template <class T>
+std::vector<T> read(const T* d, std::size_t n) {
+  std::vector<T> h(n);
+  cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost);
+  return h;
+}
+
+template <class T>
+void run(std::size_t n) {
+  std::mt19937_64 rng(std::random_device{}());
+  const unsigned seed = unsigned(rng());
+  std::printf("%s n=%zu (seed %u)\n", sizeof(T) == 4 ? "float32" : "float64", n, seed);
+  rng.seed(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<T> h(n);
+  for (auto& x : h) x = static_cast<T>(u(rng));
+  // double reference and the bound: |got - ref| <= n_i * eps * sum |x| up to i (a generous
+  // form of the usual (n - 1) eps sum |x_j| bound of a recursive sum in any grouping)
+  std::vector<double> ref(n), mag(n);
+  double s = 0, a = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    s += h[i];
+    a += std::fabs(double(h[i]));
+    ref[i] = s;
+    mag[i] = a;
+  }
+  pp::device_buffer<T> in(n), out(n);
+  cudaMemcpy(in.data(), h.data(), n * sizeof(T), cudaMemcpyHostToDevice);
+  const auto din = pp::device_span<const T>(in.data(), n);
+  const auto dout = pp::device_span<T>(out.data(), n);
+
+  pp::inclusive_scan(pp::cuda, din, dout, pp::plus{});
+  const std::vector<T> lib = read(out.data(), n);
+  const double eps = std::numeric_limits<T>::epsilon();
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::fabs(double(lib[i]) - ref[i]) > double(i + 1) * eps * mag[i] + 1e-30) ++bad;
+  if (bad) {
+    ++failures;
+    std::printf("  FAIL: %zu outputs outside the bound\n", bad);
+  }
+
+  std::size_t tb = 0;
+  cub::DeviceScan::InclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
+  void* tmp;
+  cudaMalloc(&tmp, tb);
+  const float cub =
+      time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
+  cudaFree(tmp);
+  const float lib_t = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
+  const float nondet =
+      time_us([&] { pp::inclusive_scan(pp::cuda.deterministic(false), din, dout, pp::plus{}); });
+  std::printf("  CUB %.1f  k6 deterministic %.1f (%.3fx)  deterministic(false) %.1f (%.3fx)\n", cub,
+              lib_t, cub / lib_t, nondet, cub / nondet);
+
+  using S = ppc::plain_problem<T, T, pp::plus>;
+  const S sp{in.data(), out.data(), n, pp::plus{}, false, {}};
+  swept_sequential_too = true;
+  auto sweep = [&](auto minb) {
+    constexpr unsigned MinB = decltype(minb)::value;
+    using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB>>;
+    std::printf("  minB %u:", MinB);
+    ppc::launch_options o{};  // deterministic
+    for (auto d : {std::pair{0u, 16u}, std::pair{400u, 100u}, std::pair{1200u, 650u},
+                   std::pair{3200u, 800u}, std::pair{0u, 400u}}) {
+      swept_first_ns = d.first;
+      swept_pause_ns = d.second;
+      cudaMemset(out.data(), 0, n * sizeof(T));
+      ppc::run_scan<D>(o, sp, "x");
+      const bool same = read(out.data(), n) == lib;  // bitwise (no NaNs here)
+      failures += !same;
+      const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
+      std::printf("  {%u,%u} %.1f (%.3fx)%s", d.first, d.second, t, cub / t,
+                  same ? "" : " DIFFERS");
+    }
+    std::printf("\n");
+    std::fflush(stdout);
+  };
+  sweep(std::integral_constant<unsigned, ppc::tile_rung6<S>::min_blocks_per_sm>{});
+  sweep(std::integral_constant<unsigned, 6>{});
+  swept_sequential_too = false;
+}
+
+int main() {
+  for (std::size_t n : {std::size_t(1) << 20, std::size_t(1) << 24, std::size_t(1) << 28}) {
+    run<float>(n);
+    run<double>(n);
+  }
+  std::printf("failures: %d\n", failures);
+  return failures != 0;
+}
