@@ -13,6 +13,8 @@
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
+/// Rung 5 by name (parprim::cuda is rung 6 since 17367c7).
+static const auto k5_policy = pp::cuda.scan_kernel(pp::cuda_scan::k5_decoupled_look_back);
 
 __global__ void copy_grid_stride(const int4* in, int4* out, std::size_t n4) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n4;
@@ -109,8 +111,9 @@ int main() {
     report("CUB DeviceScan::InclusiveSum",
            median_ms([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); },
                      25));
-    report("parprim inclusive_scan (rung 5)",
-           median_ms([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); }, 25));
+    report(
+        "parprim inclusive_scan (rung 5)",
+        median_ms([&] { pp::inclusive_scan(k5_policy, in.span(), out.span(), pp::plus{}); }, 25));
     cudaFree(tmp);
     report(
         "cudaMemcpy D2D",

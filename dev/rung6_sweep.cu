@@ -2,15 +2,10 @@
 // with its results checked against parprim::seq (inclusive, exclusive, a misaligned subspan),
 // then its look-back waits and register caps swept. Not part of the build:
 // bash dev/sweep.sh dev/rung6_sweep.cu
-#include <cstdio>
-#include <cstring>
-#include <cub/device/device_scan.cuh>
-#include <parprim/parprim.hpp>
 #include <random>
 #include <vector>
 
-#include "median_time.cuh"
-#include "swept_tuning.cuh"
+#include "sweep_support.cuh"
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
@@ -19,51 +14,15 @@ static int failures = 0;
 template <class P>
 using bulk_tile = ppc::tile_shared_bulk<256, P>;
 
-bool same(const int* d, const std::vector<int>& ref) {
-  std::vector<int> got(ref.size());
-  cudaMemcpy(got.data(), d, ref.size() * sizeof(int), cudaMemcpyDeviceToHost);
-  return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(int)) == 0;
-}
-
 void check(bool ok, const char* what, std::size_t n) {
   if (ok) return;
   ++failures;
   std::printf("FAIL %s n=%zu\n", what, n);
 }
 
-template <bool Segmented, unsigned MinB>
-void waits(std::size_t n, const int* in, int* out, const std::uint8_t* fl,
-           const std::vector<int>& ref, float anchor) {
-  using S = std::conditional_t<Segmented, ppc::segmented_problem<int, int, pp::plus>,
-                               ppc::plain_problem<int, int, pp::plus>>;
-  S sp;
-  if constexpr (Segmented)
-    sp = S{in, fl, out, n, pp::plus{}, false, 0, {}, nullptr};
-  else
-    sp = S{in, out, n, pp::plus{}, false, {}};
-  using D = ppc::single_pass_look_back<bulk_tile, S, swept_tuning<MinB>>;
-  auto k = ppc::scan_look_back_kernel<typename D::tile, S, 1, MinB>;
-  cudaFuncAttributes a{};
-  cudaFuncGetAttributes(&a, k);
-  int bps = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, 256, 0);
-  std::printf("  k6 %s minB %u (%d regs, %d B local, %d blocks/SM):", Segmented ? "seg" : "plain",
-              MinB, a.numRegs, (int)a.localSizeBytes, bps);
-  ppc::launch_options o{};
-  for (auto d : {std::pair{1200u, 650u}, std::pair{700u, 350u}, std::pair{1600u, 800u},
-                 std::pair{2000u, 1000u}, std::pair{400u, 200u}}) {
-    swept_first_ns = d.first;
-    swept_pause_ns = d.second;
-    cudaMemset(out, 0, n * sizeof(int));
-    ppc::run_scan<D>(o, sp, "x");
-    const bool ok = same(out, ref);
-    failures += !ok;
-    const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
-    std::printf("  {%u,%u} %.1f (%.3fx)%s", d.first, d.second, t, anchor / t, ok ? "" : " FAIL");
-  }
-  std::printf("\n");
-  std::fflush(stdout);
-}
+/// The look-back waits tried (first wait, pause between polls; ns).
+static const std::vector<std::pair<unsigned, unsigned>> waits_tried = {
+    {1200, 650}, {700, 350}, {1600, 800}, {2000, 1000}, {400, 200}};
 
 void run(std::size_t n, bool sweep) {
   std::mt19937_64 rng(std::random_device{}());
@@ -117,22 +76,13 @@ void run(std::size_t n, bool sweep) {
     check(same(out.data() + 3, sr), "k6 segmented misaligned", n);
   }
 
-  std::size_t tk = 0, tb = 0;
-  cub::DeviceScan::InclusiveSumByKey(nullptr, tk, keys.data(), in.data(), out.data(), (int)n);
-  cub::DeviceScan::InclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
-  void* tmp;
-  cudaMalloc(&tmp, std::max(tk, tb));
-  const float cubk = time_us([&] {
-    cub::DeviceScan::InclusiveSumByKey(tmp, tk, keys.data(), in.data(), out.data(), (int)n);
-  });
-  const float cub =
-      time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
-  cudaFree(tmp);
-  const float p5 = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
+  const cub_anchors c = time_cub(keys.data(), in.data(), out.data(), n);
+  const float cub = c.sum, cubk = c.by_key;
+  const float p5 = time_us([&] { pp::inclusive_scan(cuda_k5, din, dout, pp::plus{}); });
   const float p6 = time_us([&] { pp::inclusive_scan(k6, din, dout, pp::plus{}); });
   const float p6x = time_us([&] { pp::exclusive_scan(k6, din, dout, 7, pp::plus{}); });
   const float s5 =
-      time_us([&] { pp::segmented_inclusive_scan(pp::cuda, din, dfl, dout, pp::plus{}); });
+      time_us([&] { pp::segmented_inclusive_scan(cuda_k5, din, dfl, dout, pp::plus{}); });
   const float s6 = time_us([&] { pp::segmented_inclusive_scan(k6, din, dfl, dout, pp::plus{}); });
   std::printf("  plain: CUB %.1f  k5 %.1f (%.3fx)  k6 %.1f (%.3fx)  k6 excl %.1f\n", cub, p5,
               cub / p5, p6, cub / p6, p6x);
@@ -140,10 +90,12 @@ void run(std::size_t n, bool sweep) {
               cubk / s5, s6, cubk / s6);
   std::fflush(stdout);
   if (!sweep) return;
-  waits<false, 7>(n, in.data(), out.data(), fl.data(), ref, cub);
-  waits<false, 6>(n, in.data(), out.data(), fl.data(), ref, cub);
-  waits<true, 6>(n, in.data(), out.data(), fl.data(), sref, cubk);
-  waits<true, 5>(n, in.data(), out.data(), fl.data(), sref, cubk);
+  const auto plain = int_plus_problem<false>(in.data(), fl.data(), out.data(), n);
+  const auto seg = int_plus_problem<true>(in.data(), fl.data(), out.data(), n);
+  swept_variant<bulk_tile, 7>("k6 plain", plain, ref, cub, waits_tried, failures);
+  swept_variant<bulk_tile, 6>("k6 plain", plain, ref, cub, waits_tried, failures);
+  swept_variant<bulk_tile, 6>("k6 seg", seg, sref, cubk, waits_tried, failures);
+  swept_variant<bulk_tile, 5>("k6 seg", seg, sref, cubk, waits_tried, failures);
 }
 
 int main() {

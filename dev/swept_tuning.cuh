@@ -15,7 +15,7 @@ struct swept_tuning : parprim::detail::cuda::look_back_tuning {
   static constexpr unsigned min_blocks_per_sm = MinB;
   template <class Problem>
   static parprim::detail::cuda::look_back_delays delays(std::size_t tiles, bool sequential) {
-    if (tiles < sleep_from_tiles || (sequential && !swept_sequential_too)) return {0, 16, 256};
+    if (!sleeps(tiles, sequential && !swept_sequential_too)) return no_sleep;
     return {swept_first_ns, swept_pause_ns, swept_pause_ns};
   }
 };

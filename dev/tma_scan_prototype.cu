@@ -13,6 +13,8 @@
 #include "median_time.cuh"
 
 namespace pp = parprim;
+/// Rung 5 by name (parprim::cuda is rung 6 since 17367c7).
+static const auto k5_policy = pp::cuda.scan_kernel(pp::cuda_scan::k5_decoupled_look_back);
 namespace ppc = parprim::detail::cuda;
 
 struct delays {
@@ -160,7 +162,7 @@ int main() {
                   25);
     const float k5_us =
         1e3f *
-        median_ms([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); }, 25);
+        median_ms([&] { pp::inclusive_scan(k5_policy, in.span(), out.span(), pp::plus{}); }, 25);
     std::printf("  CUB InclusiveSum %.1f us, parprim rung 5 %.1f us (%.3fx CUB)\n", cub_us, k5_us,
                 cub_us / k5_us);
     cudaFree(tmp);

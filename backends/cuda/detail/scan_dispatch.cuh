@@ -73,17 +73,18 @@ struct rung5_shape {
 template <class P>
 using tile_rung5 =
     tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
-/// \brief Rung 6's tile: for plain and segmented scans of 4- and 8-byte arithmetic values read
-/// unconverted, 256 threads x 112 bytes staged in shared memory by bulk copies
-/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu),
-/// plain scans prefetching into L2 the tile 128 tickets ahead (dev/rung6_shape_sweep.cu); rung
-/// 5's tile otherwise.
+/// \brief Whether rung 6 stages problem P's tiles in shared memory: plain and segmented scans of
+/// 4- and 8-byte arithmetic values read unconverted (else it runs rung 5's tile and tuning).
 template <class P>
-using tile_rung6 =
-    std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>,
-                       tile_shared_bulk<look_back_tuning::block_size_small, P, 7,
-                                        P::segmented ? 0u : tma_look_back_tuning::prefetch_tiles>,
-                       tile_rung5<P>>;
+inline constexpr bool rung6_staged_v = shared_bulk_tile_fits_v<P, input_of_t<P>>;
+/// \brief Rung 6's tile: 256 threads x 112 bytes staged in shared memory by bulk copies
+/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu),
+/// with tma_look_back_tuning's L2 prefetch distance; rung 5's tile otherwise.
+template <class P>
+using tile_rung6 = std::conditional_t<rung6_staged_v<P>,
+                                      tile_shared_bulk<look_back_tuning::block_size_small, P, 7,
+                                                       tma_look_back_tuning::prefetch_tiles<P>>,
+                                      tile_rung5<P>>;
 
 /// \brief The driver of rung `S` for problem `P`.
 template <cuda_scan_rung S, class P>
@@ -111,9 +112,8 @@ struct scan_driver<cuda_scan_rung::decoupled_look_back, P> {
 template <class P>
 struct scan_driver<cuda_scan_rung::tma_staged_look_back, P> {
   // rung 6's waits where its tile is the shared-memory one, rung 5's where it falls back
-  using type = single_pass_look_back<tile_rung6, P,
-                                     std::conditional_t<shared_bulk_tile_fits_v<P, input_of_t<P>>,
-                                                        tma_look_back_tuning, look_back_tuning>>;
+  using type = single_pass_look_back<
+      tile_rung6, P, std::conditional_t<rung6_staged_v<P>, tma_look_back_tuning, look_back_tuning>>;
 };
 
 inline void check_scan_operands(const void* in, const void* out, std::size_t n, scan_kind kind,

@@ -74,13 +74,18 @@ struct look_back_tuning {
   /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
   /// matters more than the traffic of failed polls).
   static constexpr std::size_t sleep_from_tiles = 512;
+  /// Polling without sleeping: short chains and the sequential fold.
+  static constexpr look_back_delays no_sleep{0, 16, 256};
+  static constexpr bool sleeps(std::size_t tiles, bool sequential_fold) {
+    return tiles >= sleep_from_tiles && !sequential_fold;
+  }
   /// 2^28 int32 (43690 tiles): 842 us without a first wait, 696 us with 1.2 us and 650 ns
   /// between polls; segmented pairs carry more work per tile and do best with shorter waits.
   /// The sequential fold (deterministic, inexact operators) is a chain through every tile, and
   /// a sleep on it delays every later tile: no first wait, short pauses.
   template <class Problem>
   static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
-    if (tiles < sleep_from_tiles || sequential_fold) return {0, 16, 256};
+    if (!sleeps(tiles, sequential_fold)) return no_sleep;
     if constexpr (Problem::segmented)
       return {700, 350, 350};
     else
@@ -96,11 +101,13 @@ struct look_back_tuning {
 /// whose {1200, 650} took 617.1; segmented 656.0 -> 638.8; at 2^24 {3200, 800} is as fast as
 /// {1200, 650}, longer pauses lose up to 5 %).
 struct tma_look_back_tuning : look_back_tuning {
-  /// Plain scans: the tile this many tickets ahead is prefetched into L2 (tile_shared_bulk).
-  static constexpr unsigned prefetch_tiles = 128;
+  /// The tile this many tickets ahead is prefetched into L2 (tile_shared_bulk's PrefetchTiles):
+  /// plain scans 128; segmented scans none (slower with any distance tried, run C).
+  template <class Problem>
+  static constexpr unsigned prefetch_tiles = Problem::segmented ? 0u : 128u;
   template <class Problem>
   static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
-    if (tiles < sleep_from_tiles || sequential_fold) return {0, 16, 256};
+    if (!sleeps(tiles, sequential_fold)) return no_sleep;
     return {3200, 800, 800};
   }
 };
@@ -363,6 +370,12 @@ __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t ti
   }
 }
 
+/// \brief The elements of the tile starting at `first` (< n): a whole tile but for the last.
+template <class Tile>
+__device__ unsigned tile_length(std::size_t n, std::size_t first) {
+  return static_cast<unsigned>(n - first < Tile::tile_size ? n - first : Tile::tile_size);
+}
+
 /// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
 /// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
 template <class Tile, class Problem, unsigned FoldTilesPerLane,
@@ -382,18 +395,14 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     // A tile that loads by bulk copies starts them here, before the block's first barrier.
     if constexpr (requires { Tile::start_load(p, std::size_t{}, 0u, storage); }) {
       const std::size_t first = id * std::size_t(Tile::tile_size);
-      Tile::start_load(
-          p, first,
-          static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size),
-          storage);
+      Tile::start_load(p, first, tile_length<Tile>(p.n, first), storage);
     }
   }
   __syncthreads();
   const std::size_t tile = tile_slot;
   const auto op = p.value_op();
   const std::size_t first = tile * Tile::tile_size;
-  const auto len =
-      static_cast<unsigned>(p.n - first < Tile::tile_size ? p.n - first : Tile::tile_size);
+  const unsigned len = tile_length<Tile>(p.n, first);
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
