@@ -6,6 +6,7 @@
 /// functions; this times, interleaved in every iteration:
 ///   parprim   parprim::inclusive_scan(mpi(comm).local(seq), in, out)
 ///   raw       fold (not on the last rank) + MPI_Exscan + exclusive scan from the carry
+///             (bench/mpi/raw_reduce_then_scan.hpp, as parprim-bench-mpi times it)
 ///   inner     parprim's own steps called one by one (agreement, fold_block, exscan_across,
 ///             inclusive_from), each timed
 /// and prints each rank's medians (ms). Output equality with raw is checked every iteration.
@@ -24,6 +25,8 @@
 #include <vector>
 
 #include <parprim/parprim.hpp>
+
+#include "../bench/mpi/raw_reduce_then_scan.hpp"
 
 namespace {
 using T = std::int32_t;
@@ -69,16 +72,7 @@ int main(int argc, char** argv) {
 
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
-    {
-      const T total = rank + 1 < size ? parprim::reduce(parprim::seq, in, T{0}) : T{0};
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      if (rank == 0) carry = 0;
-      const auto rest = in.subspan(1);
-      parprim::exclusive_scan(parprim::seq, rest, std::span<T>(out_raw).first(rest.size()),
-                              static_cast<T>(carry + in[0]));
-      out_raw.back() = static_cast<T>((rest.empty() ? carry : out_raw[n - 2]) + in.back());
-    }
+    parprim_bench::raw_reduce_then_scan(in, out_raw, MPI_COMM_WORLD);
     t_raw.push_back((MPI_Wtime() - t0) * 1e3);
 
     MPI_Barrier(MPI_COMM_WORLD);

@@ -31,6 +31,7 @@
 #include <benchmark/benchmark.h>
 
 #include "../keep.hpp"
+#include "raw_reduce_then_scan.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -38,7 +39,6 @@
 #include <cstring>
 #include <functional>
 #include <map>
-#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -153,34 +153,49 @@ struct scaling {
   std::size_t local_n;
 };
 
-/// A rank's input block of n elements (small integers in [-3, 3], different on every rank and for
-/// every salt), made once per (n, salt) and shared by the benchmarks and rounds that read it:
-/// filling 2^28 elements costs more than timing a call on them.
-template <class T>
-const std::vector<T>& block(std::size_t n, int salt) {
-  static std::map<std::pair<std::size_t, int>, std::vector<T>> cache;
-  auto [it, fresh] = cache.try_emplace({n, salt});
-  if (fresh) {
-    it->second.resize(n);
-    for (std::size_t i = 0; i < n; ++i)
-      it->second[i] =
-          static_cast<T>(static_cast<int>((i * 2654435761u + static_cast<std::size_t>(g_rank) +
-                                           static_cast<std::size_t>(salt)) %
-                                          7) -
-                         3);
-  }
+/// The value `make()` returns for `key`, made on the first call and kept: the benchmarks' inputs,
+/// shared by the benchmarks and rounds that read them (filling 2^28 elements costs more than
+/// timing a call on them). One cache per call site (each `make` is its own lambda type).
+template <class Key, class Make>
+const auto& made_once(const Key& key, Make make) {
+  static std::map<Key, decltype(make())> cache;
+  auto it = cache.find(key);
+  if (it == cache.end()) it = cache.emplace(key, make()).first;
   return it->second;
 }
 
-/// One head flag every 1024 elements, made once per n.
+/// A rank's input block of n elements: small integers in [-3, 3], different on every rank and
+/// for every salt.
+template <class T>
+const std::vector<T>& block(std::size_t n, int salt) {
+  return made_once(std::pair{n, salt}, [&] {
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+      v[i] = static_cast<T>(static_cast<int>((i * 2654435761u + static_cast<std::size_t>(g_rank) +
+                                              static_cast<std::size_t>(salt)) %
+                                             7) -
+                            3);
+    return v;
+  });
+}
+
+/// The int32 block of salt 1 as one-field structs (the derived-datatype benchmarks).
+const std::vector<boxed>& boxed_block(std::size_t n) {
+  return made_once(n, [&] {
+    std::vector<boxed> v;
+    v.reserve(n);
+    for (const std::int32_t x : block<std::int32_t>(n, 1)) v.push_back({x});
+    return v;
+  });
+}
+
+/// One head flag every 1024 elements.
 const std::vector<std::uint8_t>& heads_1in1024(std::size_t n) {
-  static std::map<std::size_t, std::vector<std::uint8_t>> cache;
-  auto [it, fresh] = cache.try_emplace(n);
-  if (fresh) {
-    it->second.assign(n, 0);
-    for (std::size_t i = 0; i < n; i += 1024) it->second[i] = 1;
-  }
-  return it->second;
+  return made_once(n, [&] {
+    std::vector<std::uint8_t> f(n, 0);
+    for (std::size_t i = 0; i < n; i += 1024) f[i] = 1;
+    return f;
+  });
 }
 
 /// The benchmarks in the order they were added; registered by register_rounds().
@@ -245,9 +260,7 @@ void register_reduce(const scaling& s) {
             [&] { parprim_bench::keep(parprim::reduce(policy, in, T{}, user_plus{})); });
     });
     add(base + "parprim_derived/" + t, s, [=](benchmark::State& st) {
-      std::vector<boxed> in(s.local_n);
-      const auto& v = block<T>(s.local_n, 1);
-      for (std::size_t i = 0; i < v.size(); ++i) in[i].v = v[i];
+      const auto& in = boxed_block(s.local_n);
       timed(st, s.global_n, sizeof(T),
             [&] { parprim_bench::keep(parprim::reduce(policy, in, boxed{0}, parprim::plus{})); });
     });
@@ -301,23 +314,10 @@ void register_scan(const scaling& s) {
     parprim_bench::keep(out.data());
   });
   add("mpi/scan/raw_reduce_then_scan/int32", s, [=](benchmark::State& st) {
-    // parprim's algorithm written by hand with the same local functions (parprim::seq's fold
-    // and scan): fold the block (not on the last rank: nobody needs its total), MPI_Exscan the
-    // totals, scan the block starting from the carry. parprim against this is the library's
-    // own cost: the argument agreement and the dispatch.
     const auto& in = block<T>(s.local_n, 2);
     std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] {
-      const T total = g_rank + 1 < g_size ? parprim::reduce(parprim::seq, in, T{0}) : T{0};
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      if (g_rank == 0) carry = 0;  // rank 0's receive buffer is undefined
-      if (in.empty()) return;
-      const std::span<const T> rest = std::span<const T>(in).subspan(1);
-      parprim::exclusive_scan(parprim::seq, rest, std::span<T>(out).first(rest.size()),
-                              static_cast<T>(carry + in[0]));
-      out.back() = static_cast<T>((rest.empty() ? carry : out[rest.size() - 1]) + in.back());
-    });
+    timed(st, s.global_n, sizeof(T),
+          [&] { parprim_bench::raw_reduce_then_scan(in, out, MPI_COMM_WORLD); });
     parprim_bench::keep(out.data());
   });
   add("mpi/scan/raw_textbook/int32", s, [=](benchmark::State& st) {
