@@ -33,6 +33,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -91,15 +92,20 @@ struct member_pointer<M C::*> {
   using type = M;
 };
 
-/// \brief A committed datatype, plus whether values of the type combine exactly (integers
-/// only: then any combination order gives the same bits, see collectives.hpp).
+/// \brief A committed datatype, whether values of the type combine exactly (integers only: then
+/// any combination order gives the same bits, see collectives.hpp), and the bytes of one value
+/// the datatype describes: `[true_lb, true_lb + true_extent)`. MPI sizes its temporary buffers
+/// by those (a described struct's trailing padding is not in them), so a user operation
+/// touches exactly those bytes of each element (detail/op.hpp).
 struct type_entry {
   MPI_Datatype type;
   bool exact;
+  MPI_Aint true_lb = 0;
+  MPI_Aint true_extent = 0;
 };
 
 template <class T>
-type_entry type_of();
+const type_entry& type_of();
 
 /// \brief Commits `t`, registers it to be freed at MPI_Finalize.
 inline MPI_Datatype commit_owned(MPI_Datatype t) {
@@ -151,25 +157,40 @@ type_entry build_bytes() {
   return {commit_owned(t), false};
 }
 
-/// \brief The datatype of `T`: predefined, described struct or bytes; derived ones are built
-/// once per type (thread-safe) and freed at MPI_Finalize.
+/// \brief `e` with its true bounds filled in. The extent of every parprim datatype of `T` is
+/// `sizeof(T)`, so element i of an array of them starts at byte `i * sizeof(T)`.
 template <class T>
-type_entry type_of() {
+type_entry with_true_bounds(type_entry e) {
+  MPI_Aint extent = 0;
+  MPI_Aint lb = 0;
+  PARPRIM_MPI_CHECK(MPI_Type_get_true_extent(e.type, &e.true_lb, &e.true_extent));
+  PARPRIM_MPI_CHECK(MPI_Type_get_extent(e.type, &lb, &extent));
+  if (lb != 0 || extent != static_cast<MPI_Aint>(sizeof(T)) || e.true_lb < 0 ||
+      e.true_lb + e.true_extent > static_cast<MPI_Aint>(sizeof(T)))
+    throw mpi_error(MPI_ERR_TYPE, "parprim::mpi: the datatype of a " + std::to_string(sizeof(T)) +
+                                      "-byte type has extent " + std::to_string(extent) +
+                                      " and lower bound " + std::to_string(lb));
+  return e;
+}
+
+/// \brief The datatype of `T`: predefined, described struct or bytes; built (derived ones) and
+/// measured once per type (thread-safe); derived ones are freed at MPI_Finalize.
+template <class T>
+const type_entry& type_of() {
   static_assert(std::is_trivially_copyable_v<T>,
                 "parprim::mpi: values sent between ranks must be trivially copyable");
-  if constexpr (predefined_v<T>) {
-    return {predefined_datatype<T>(), std::is_integral_v<T> || std::is_enum_v<T>};
-  } else {
-    static_assert(std::is_default_constructible_v<T>,
-                  "parprim::mpi: values sent between ranks must be default-constructible");
-    static const type_entry entry = [] {
-      if constexpr (described<T>)
-        return build_struct<T>();
-      else
-        return build_bytes<T>();
-    }();
-    return entry;
-  }
+  static_assert(std::is_default_constructible_v<T>,
+                "parprim::mpi: values sent between ranks must be default-constructible");
+  static const type_entry entry = [] {
+    if constexpr (predefined_v<T>)
+      return with_true_bounds<T>(
+          {predefined_datatype<T>(), std::is_integral_v<T> || std::is_enum_v<T>});
+    else if constexpr (described<T>)
+      return with_true_bounds<T>(build_struct<T>());
+    else
+      return with_true_bounds<T>(build_bytes<T>());
+  }();
+  return entry;
 }
 
 }  // namespace mpi_detail

@@ -54,6 +54,7 @@ template <class Local, class InputRange, class T, class BinaryOp = plus>
 T reduce(const mpi_policy<Local>& policy, const InputRange& in, T init, BinaryOp op = {}) {
   using impl = detail::reduce_impl<mpi_policy<Local>>;
   const auto input = detail::as_input_span(in);
+  detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
   mpi_detail::agree_on_arguments(policy, "reduce", [&] {
     detail::check_data(input, "reduce", "in");
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(), "reduce",

@@ -78,7 +78,7 @@ void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "inclusive_scan", [&] {
-    detail::check_scan_args(input, output, "inclusive_scan");
+    detail::check_scan_args<BinaryOp>(input, output, "inclusive_scan");
     mpi_detail::local_checks<Local>::run(
         policy.communicator(), policy.local_policy(), "inclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
@@ -96,7 +96,7 @@ void exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "exclusive_scan", [&] {
-    detail::check_scan_args(input, output, "exclusive_scan");
+    detail::check_scan_args<BinaryOp>(input, output, "exclusive_scan");
     mpi_detail::local_checks<Local>::run(
         policy.communicator(), policy.local_policy(), "exclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});

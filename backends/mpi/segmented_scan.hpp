@@ -106,7 +106,7 @@ void segmented_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "segmented_inclusive_scan", [&] {
-    detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan");
+    detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_inclusive_scan");
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
                                          "segmented_inclusive_scan",
                                          {{"in", input.data(), input.size()},
@@ -130,7 +130,7 @@ void segmented_exclusive_scan(const mpi_policy<Local>& policy, const InputRange&
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "segmented_exclusive_scan", [&] {
-    detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan");
+    detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_exclusive_scan");
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
                                          "segmented_exclusive_scan",
                                          {{"in", input.data(), input.size()},

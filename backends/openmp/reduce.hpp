@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/detail/dispatch.hpp>
@@ -25,16 +26,21 @@ struct reduce_impl<omp_policy> {
     namespace od = openmp::detail;
     const std::size_t n = in.size();
     const int team = od::team_size(policy, n);
-    if (team <= 1 || !od::splittable_v<Op, In, T>)
+    if (team <= 1)
       return od::fold(std::move(init), in.data(), n, op);
 
     std::vector<od::cache_padded<std::optional<T>>> partial(static_cast<std::size_t>(team));
+    od::first_exception error;
 #pragma omp parallel num_threads(team)
     {
       const auto [b, e] = od::block_of(n, omp_get_num_threads(), omp_get_thread_num());
       if (b < e)
-        partial[omp_get_thread_num()].value.emplace(od::fold_nonempty<T>(in.data() + b, e - b, op));
+        error.run([&, b = b, e = e] {
+          partial[omp_get_thread_num()].value.emplace(
+              od::fold_nonempty<T>(in.data() + b, e - b, op));
+        });
     }
+    error.rethrow_if_failed();
     for (const auto& p : partial)
       if (p.value) init = static_cast<T>(op(std::move(init), *p.value));
     return init;

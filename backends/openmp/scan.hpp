@@ -19,7 +19,7 @@ struct scan_impl<omp_policy> {
   template <class In, class Out, class Op>
   static void inclusive(const omp_policy& policy, std::span<const In> in, std::span<Out> out,
                         Op op) {
-    const int team = team_for<Op, In, Out>(policy, in.size());
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       std::size_t i = b;
@@ -29,7 +29,7 @@ struct scan_impl<omp_policy> {
       // stores could alias, so it stays in a register.
       openmp::detail::write_sequence(out.data(), i, e, stream,
                                      [acc = first, &in, op](std::size_t k) mutable {
-                                       acc = static_cast<Out>(op(acc, in[k]));
+                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
                                        return acc;
                                      });
     };
@@ -39,14 +39,14 @@ struct scan_impl<omp_policy> {
   template <class In, class Out, class Op>
   static void exclusive(const omp_policy& policy, std::span<const In> in, std::span<Out> out,
                         Out init, Op op) {
-    const int team = team_for<Op, In, Out>(policy, in.size());
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       // carry is never null: the running carry starts at init
       openmp::detail::write_sequence(out.data(), b, e, stream,
                                      [acc = *carry, &in, op](std::size_t k) mutable {
                                        const Out before = acc;
-                                       acc = static_cast<Out>(op(acc, in[k]));
+                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
                                        return before;
                                      });
     };
@@ -54,12 +54,6 @@ struct scan_impl<omp_policy> {
   }
 
  private:
-  template <class Op, class In, class Out>
-  static int team_for(const omp_policy& policy, std::size_t n) {
-    return openmp::detail::scan_team_size(policy, n, sizeof(In),
-                                          openmp::detail::splittable_v<Op, In, Out>);
-  }
-
   template <class In, class Out, class Op, class ScanBlock>
   static void run(int team, const omp_policy& policy, std::span<const In> in, const Out* carry,
                   Op op, ScanBlock scan_block) {

@@ -22,7 +22,7 @@ struct segmented_scan_impl<omp_policy> {
   template <class In, class Flag, class Out, class Op>
   static void inclusive(const omp_policy& policy, std::span<const In> in,
                         std::span<const Flag> flags, std::span<Out> out, Op op) {
-    const int team = team_for<Op, In, Out>(policy, in.size());
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
@@ -31,7 +31,7 @@ struct segmented_scan_impl<omp_policy> {
       if (restart) out[i++] = first;
       openmp::detail::write_sequence(
           out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
-            acc = flags[k] ? static_cast<Out>(in[k]) : static_cast<Out>(op(acc, in[k]));
+            acc = flags[k] ? static_cast<Out>(in[k]) : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
             return acc;
           });
     };
@@ -41,7 +41,7 @@ struct segmented_scan_impl<omp_policy> {
   template <class In, class Flag, class Out, class Op>
   static void exclusive(const omp_policy& policy, std::span<const In> in,
                         std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
-    const int team = team_for<Op, In, Out>(policy, in.size());
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       // acc = init op (the segment's elements before k)
@@ -50,7 +50,7 @@ struct segmented_scan_impl<omp_policy> {
                                      [acc = first, init, &in, &flags, op](std::size_t k) mutable {
                                        if (k == 0 || flags[k]) acc = init;
                                        const Out before = acc;
-                                       acc = static_cast<Out>(op(acc, in[k]));
+                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
                                        return before;
                                      });
     };
@@ -58,12 +58,6 @@ struct segmented_scan_impl<omp_policy> {
   }
 
  private:
-  template <class Op, class In, class Out>
-  static int team_for(const omp_policy& policy, std::size_t n) {
-    return openmp::detail::scan_team_size(policy, n, sizeof(In),
-                                          openmp::detail::splittable_v<Op, In, Out>);
-  }
-
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
   template <class Out, class In, class Flag, class Op, class ScanBlock>

@@ -14,7 +14,7 @@ template <>
 struct reduce_impl<seq_policy> {
   template <class In, class T, class Op>
   static T apply(const seq_policy&, std::span<const In> in, T init, Op op) {
-    for (const In& x : in) init = static_cast<T>(op(std::move(init), x));
+    for (const In& x : in) init = static_cast<T>(op(std::move(init), static_cast<T>(x)));
     return init;
   }
 };

@@ -18,7 +18,7 @@ struct scan_impl<seq_policy> {
     Out acc = static_cast<Out>(in[0]);
     out[0] = acc;
     for (std::size_t i = 1; i < in.size(); ++i) {
-      acc = static_cast<Out>(op(acc, in[i]));
+      acc = static_cast<Out>(op(acc, static_cast<Out>(in[i])));
       out[i] = acc;
     }
   }
@@ -30,7 +30,7 @@ struct scan_impl<seq_policy> {
     for (std::size_t i = 0; i < in.size(); ++i) {
       const In x = in[i];  // read before writing: out may be in
       out[i] = acc;
-      acc = static_cast<Out>(op(acc, x));
+      acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
     }
   }
 };

@@ -20,7 +20,7 @@ struct segmented_scan_impl<seq_policy> {
     Out acc = static_cast<Out>(in[0]);
     out[0] = acc;
     for (std::size_t i = 1; i < in.size(); ++i) {
-      acc = flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, in[i]));
+      acc = flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, static_cast<Out>(in[i])));
       out[i] = acc;
     }
   }
@@ -33,7 +33,7 @@ struct segmented_scan_impl<seq_policy> {
       const In x = in[i];
       if (i == 0 || flags[i]) acc = init;
       out[i] = acc;
-      acc = static_cast<Out>(op(acc, x));
+      acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
     }
   }
 };

@@ -2,8 +2,10 @@
 /// \file
 /// \brief Built-in binary operators and the operator traits (commutativity, identity).
 ///
-/// Any associative callable `Op` with `T op(T, Input)` works with every primitive. The traits
-/// say what a backend may do beyond that:
+/// The contract every primitive relies on: `op` is associative over the accumulator type `T`
+/// and callable as `T op(T, T)`; elements are converted to `T` before they meet `op` (as
+/// `std::reduce` requires). Per-element work that is not a conversion belongs in a transform.
+/// The traits say what a backend may do beyond that:
 /// - `is_commutative_v<Op>`: operands may be reordered (backends then use wider, reordering
 ///   combination trees, e.g. several accumulators per thread). Non-commutative operators are
 ///   always applied in sequence order, so results equal the sequential left fold.
@@ -12,13 +14,62 @@
 /// A user operator declares itself commutative with a member
 /// `static constexpr bool is_commutative = true;` or by specialising
 /// `parprim::operator_traits`.
+///
+/// Numeric semantics of the built-in operators (the same on every backend):
+/// - `plus` and `multiplies` are `a + b` and `a * b`. Where a backend regroups a signed
+///   integer fold (several accumulators per thread), it folds in the unsigned type of the same
+///   width, so regrouping never overflows where the sequential left fold would not.
+/// - `minimum` and `maximum` on `float` and `double` are the minimum and maximum of one total
+///   order, so every combination order gives the same bits: -0 < +0, and NaN loses to every
+///   number (a NaN is returned only when every operand is a NaN; between two NaNs the one
+///   whose bit pattern, read as an unsigned integer, is smaller wins). Their identity is the
+///   NaN whose bits are all ones. `long double`: the same order, without an identity, and
+///   between two NaNs the first operand wins.
+/// - `minimum` and `maximum` on other types use `<`; the first of equal operands wins.
 
+#include <cmath>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include <parprim/detail/macros.hpp>
 
 namespace parprim {
+
+namespace detail {
+/// \brief The bits of a float or double as an unsigned integer.
+template <class F>
+PARPRIM_HOST_DEVICE constexpr auto float_bits(F x) {
+  if constexpr (sizeof(F) == 4)
+    return __builtin_bit_cast(std::uint32_t, x);
+  else
+    return __builtin_bit_cast(std::uint64_t, x);
+}
+
+/// \brief float and double: the types whose NaNs and zeros the min/max order ranks by bits.
+template <class F>
+inline constexpr bool ieee_bits_v =
+    std::is_floating_point_v<F> && (sizeof(F) == 4 || sizeof(F) == 8) &&
+    std::numeric_limits<F>::is_iec559;
+
+template <class F>
+PARPRIM_HOST_DEVICE constexpr bool sign_bit(F x) {
+  if constexpr (ieee_bits_v<F>)
+    return (float_bits(x) >> (8 * sizeof(F) - 1)) != 0;
+  else
+    return std::signbit(x);
+}
+
+/// \brief Of two NaNs, the one the min/max order keeps: the smaller bit pattern (float,
+/// double), else the first.
+template <class F>
+PARPRIM_HOST_DEVICE constexpr F nan_winner(F a, F b) {
+  if constexpr (ieee_bits_v<F>)
+    return float_bits(b) < float_bits(a) ? b : a;
+  else
+    return a;
+}
+}  // namespace detail
 
 /// \brief a + b
 struct plus {
@@ -34,18 +85,36 @@ struct multiplies {
     return a * b;
   }
 };
-/// \brief b < a ? b : a (the first of equal operands wins, so it is a stable minimum).
+/// \brief The smaller operand: floating point in the total order -0 < +0 < NaN (see the file
+/// comment), other types `b < a ? b : a` (the first of equal operands wins).
 struct minimum {
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
-    return b < a ? b : a;
+    if constexpr (std::is_floating_point_v<A>) {
+      if (b != b) return a != a ? detail::nan_winner(a, b) : a;
+      if (a != a) return b;
+      if (b < a) return b;
+      if (a < b) return a;
+      return detail::sign_bit(b) ? b : a;  // equal: -0 before +0
+    } else {
+      return b < a ? b : a;
+    }
   }
 };
-/// \brief a < b ? b : a (the first of equal operands wins).
+/// \brief The larger operand: floating point in the total order NaN < -0 < +0 (see the file
+/// comment), other types `a < b ? b : a` (the first of equal operands wins).
 struct maximum {
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
-    return a < b ? b : a;
+    if constexpr (std::is_floating_point_v<A>) {
+      if (b != b) return a != a ? detail::nan_winner(a, b) : a;
+      if (a != a) return b;
+      if (a < b) return b;
+      if (b < a) return a;
+      return detail::sign_bit(a) ? b : a;  // equal: +0 after -0
+    } else {
+      return a < b ? b : a;
+    }
   }
 };
 /// \brief a & b
@@ -136,20 +205,25 @@ requires std::is_arithmetic_v<T>
 struct identity<multiplies, T> {
   static constexpr T value() { return T(1); }
 };
+/// Floating point: the NaN with every bit set, which loses to every number and every other NaN.
 template <class T>
-requires std::is_arithmetic_v<T>
+requires std::is_integral_v<T> || detail::ieee_bits_v<T>
 struct identity<minimum, T> {
   static constexpr T value() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
-    return std::numeric_limits<T>::max();
+    if constexpr (std::is_integral_v<T>)
+      return std::numeric_limits<T>::max();
+    else
+      return __builtin_bit_cast(T, ~decltype(detail::float_bits(T{})){0});
   }
 };
 template <class T>
-requires std::is_arithmetic_v<T>
+requires std::is_integral_v<T> || detail::ieee_bits_v<T>
 struct identity<maximum, T> {
   static constexpr T value() {
-    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
-    return std::numeric_limits<T>::lowest();
+    if constexpr (std::is_integral_v<T>)
+      return std::numeric_limits<T>::lowest();
+    else
+      return identity<minimum, T>::value();
   }
 };
 template <class T>

@@ -32,11 +32,17 @@ class omp_policy {
  public:
   /// \brief Default minimum number of elements per thread (see docs/openmp.md).
   static constexpr std::size_t default_grain = 16384;
+  /// The most threads `threads(n)` accepts. A call also raises parprim::invalid_argument,
+  /// before anything is written, when the count exceeds what the process may start
+  /// (`OMP_THREAD_LIMIT`, the soft `RLIMIT_NPROC`): the OpenMP runtime would otherwise exit
+  /// the process when the system refuses a thread.
+  static constexpr int max_threads = 4096;
 
-  /// \brief Use at most `n` threads. \throws parprim::invalid_argument if `n < 1`.
+  /// \brief Use at most `n` threads. \throws parprim::invalid_argument unless 1 <= n <= max_threads.
   omp_policy threads(int n) const {
-    if (n < 1)
-      throw invalid_argument("parprim::omp.threads(n): n must be >= 1, got " + std::to_string(n));
+    if (n < 1 || n > max_threads)
+      throw invalid_argument("parprim::omp.threads(n): n must be in [1, " +
+                             std::to_string(max_threads) + "], got " + std::to_string(n));
     omp_policy p = *this;
     p.threads_ = n;
     return p;

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/operators.hpp>
@@ -38,6 +39,7 @@ T reduce(const Policy& policy, const InputRange& in, T init, BinaryOp op = {}) {
   using impl = detail::reduce_impl<Policy>;
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
+  detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
   detail::check_data(input, "reduce", "in");
   return impl::apply(policy, input, std::move(init), op);
 }

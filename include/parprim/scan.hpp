@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/operators.hpp>
@@ -12,8 +13,9 @@
 namespace parprim {
 
 namespace detail {
-template <class InputSpan, class OutputSpan>
+template <class Op, class InputSpan, class OutputSpan>
 void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn) {
+  require_operator<typename InputSpan::value_type, typename OutputSpan::value_type, Op>();
   check_data(in, fn, "in");
   check_data(out, fn, "out");
   check_same_size(in, out, fn, "in", "out");
@@ -46,7 +48,7 @@ void inclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_args(input, output, "inclusive_scan");
+  detail::check_scan_args<BinaryOp>(input, output, "inclusive_scan");
   impl::inclusive(policy, input, output, op);
 }
 
@@ -61,7 +63,7 @@ void exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_args(input, output, "exclusive_scan");
+  detail::check_scan_args<BinaryOp>(input, output, "exclusive_scan");
   using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
   impl::exclusive(policy, input, output, static_cast<acc_t>(std::move(init)), op);
 }

@@ -351,7 +351,7 @@ struct reference {
 
   static Acc reduce(std::span<const In> in, Acc init) {
     Acc acc = init;
-    for (const In& x : in) acc = static_cast<Acc>(Op{}(acc, x));
+    for (const In& x : in) acc = static_cast<Acc>(Op{}(acc, static_cast<Acc>(x)));
     return acc;
   }
   /// long double fold of init and in, and sum |.| (approximate cases)
@@ -406,9 +406,9 @@ struct reference {
         if (exclusive) {
           if (head) acc = init;
           e.exact[guard + i] = acc;
-          acc = static_cast<Acc>(Op{}(acc, in[i]));
+          acc = static_cast<Acc>(Op{}(acc, static_cast<Acc>(in[i])));
         } else {
-          acc = head ? static_cast<Acc>(in[i]) : static_cast<Acc>(Op{}(acc, in[i]));
+          acc = head ? static_cast<Acc>(in[i]) : static_cast<Acc>(Op{}(acc, static_cast<Acc>(in[i])));
           e.exact[guard + i] = acc;
         }
       }

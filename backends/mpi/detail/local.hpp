@@ -11,21 +11,16 @@
 #include <span>
 #include <type_traits>
 
+#include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 
 namespace parprim::mpi_detail {
 
-/// \brief Readable errors for types the distributed algorithms cannot combine: a block's
-/// partial result starts from its first element converted to `T` and partials are combined
-/// with `op(T, T)`.
+/// \brief Readable errors for types the distributed algorithms cannot combine: the operator
+/// contract (detail/contract.hpp), and partials that can travel between ranks.
 template <class In, class T, class Op>
 constexpr void require_combinable() {
-  static_assert(std::is_constructible_v<T, const In&>,
-                "parprim::mpi: the accumulator type must be constructible from the element "
-                "type (each rank folds its block starting from its first element)");
-  static_assert(std::is_invocable_v<const Op&, const T&, const T&>,
-                "parprim::mpi: the operator must accept two accumulators, op(T, T) (per-rank "
-                "partials are combined across ranks)");
+  detail::require_operator<In, T, Op>();
   static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T>,
                 "parprim::mpi: the accumulator type must be trivially copyable and "
                 "default-constructible to travel between ranks");
@@ -76,7 +71,7 @@ void inclusive_from(const Local& local, std::span<const In> in, std::span<Out> o
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(*carry, out[i]));
     return;
   }
-  const Out first = static_cast<Out>(op(*carry, in[0]));
+  const Out first = static_cast<Out>(op(*carry, static_cast<Out>(in[0])));
   if (in_place) {
     out[0] = first;
     scan::inclusive(local, std::span<const Out>(out.data(), n), out, op);
@@ -87,7 +82,7 @@ void inclusive_from(const Local& local, std::span<const In> in, std::span<Out> o
     return;
   }
   scan::exclusive(local, in.subspan(1), out.first(n - 1), first, op);
-  out[n - 1] = static_cast<Out>(op(out[n - 2], in[n - 1]));
+  out[n - 1] = static_cast<Out>(op(out[n - 2], static_cast<Out>(in[n - 1])));
 }
 
 }  // namespace parprim::mpi_detail

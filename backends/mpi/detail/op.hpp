@@ -28,6 +28,7 @@
 #include <exception>
 #include <type_traits>
 
+#include <parprim/backends/mpi/datatype.hpp>
 #include <parprim/backends/mpi/detail/error.hpp>
 #include <parprim/backends/mpi/detail/finalize.hpp>
 #include <parprim/detail/segmented.hpp>
@@ -43,8 +44,11 @@ inline constexpr bool predefined_op_v = [] {
   if constexpr (!std::is_arithmetic_v<T> || std::is_same_v<T, bool>) {
     return false;
   } else {
+    // MPI_MIN / MPI_MAX do not order NaN and signed zeros as parprim's minimum / maximum do
+    // (operators.hpp): floating-point min / max travel as user operations.
     constexpr bool arith = std::is_same_v<O, plus> || std::is_same_v<O, multiplies> ||
-                           std::is_same_v<O, minimum> || std::is_same_v<O, maximum>;
+                           (std::is_integral_v<T> &&
+                            (std::is_same_v<O, minimum> || std::is_same_v<O, maximum>));
     constexpr bool bits =
         std::is_integral_v<T> &&
         (std::is_same_v<O, bit_and> || std::is_same_v<O, bit_or> || std::is_same_v<O, bit_xor>);
@@ -94,15 +98,7 @@ struct maybe {
 
 /// \brief Combining rules: how a user operator acts on the carried values.
 /// `apply(op, left, right)` is `left (+) right`, left being the lower ranks.
-struct plain_rule {
-  template <class Op>
-  static constexpr bool commutative = is_commutative_v<Op>;
-  template <class Op, class T>
-  static T apply(const Op& op, const T& a, const T& b) {
-    return static_cast<T>(op(a, b));
-  }
-};
-/// \brief maybe<T>: an empty side is the identity.
+/// maybe<T>: an empty side is the identity.
 struct maybe_rule {
   template <class Op>
   static constexpr bool commutative = is_commutative_v<Op>;
@@ -166,21 +162,27 @@ class op_scope {
 };
 
 /// \brief The MPI_User_function: inout[i] = in[i] (+) inout[i], in holding the lower ranks.
-/// Elements are copied through aligned locals (MPI's buffers need not be aligned for V).
+/// Elements are copied through aligned locals (MPI's buffers need not be aligned for V), and
+/// only the bytes V's datatype describes are read and written: MPI sizes its temporary buffers
+/// by the datatype's true extent, which leaves out V's trailing padding (e.g. the 15 bytes
+/// after {long double, bool}).
 template <class V, class Op, class Rule>
 void trampoline(void* in, void* inout, int* len, MPI_Datatype*) noexcept {
   try {
     const auto* a = static_cast<const unsigned char*>(in);
     auto* b = static_cast<unsigned char*>(inout);
+    const type_entry& type = type_of<V>();  // built before the collective started
+    const auto lb = static_cast<std::size_t>(type.true_lb);
+    const auto bytes = static_cast<std::size_t>(type.true_extent);
     const auto run = [&](const Op& op) {
       for (int i = 0; i < *len; ++i) {
-        const std::size_t at = static_cast<std::size_t>(i) * sizeof(V);
-        V left;
-        V right;
-        std::memcpy(&left, a + at, sizeof(V));
-        std::memcpy(&right, b + at, sizeof(V));
+        const std::size_t at = static_cast<std::size_t>(i) * sizeof(V) + lb;
+        V left{};
+        V right{};
+        std::memcpy(reinterpret_cast<unsigned char*>(&left) + lb, a + at, bytes);
+        std::memcpy(reinterpret_cast<unsigned char*>(&right) + lb, b + at, bytes);
         const V r = Rule::apply(op, left, right);
-        std::memcpy(b + at, &r, sizeof(V));
+        std::memcpy(b + at, reinterpret_cast<const unsigned char*>(&r) + lb, bytes);
       }
     };
     if constexpr (stateless_v<Op>) {
@@ -196,6 +198,7 @@ void trampoline(void* in, void* inout, int* len, MPI_Datatype*) noexcept {
 /// \brief The cached user MPI_Op for values `V`, operator `Op` and rule `Rule`.
 template <class V, class Op, class Rule>
 MPI_Op user_op() {
+  (void)type_of<V>();  // the trampoline reads it: build it outside MPI's callback
   static const MPI_Op handle = [] {
     MPI_Op h = MPI_OP_NULL;
     PARPRIM_MPI_CHECK(

@@ -21,23 +21,38 @@ inline constexpr bool lane_fold_v =
 template <class T>
 inline constexpr std::size_t lanes_v = 128 / sizeof(T) < 4 ? 4 : 128 / sizeof(T);
 
+/// \brief The type the lanes fold in. Signed integer sums and products fold in the unsigned
+/// type (at least `unsigned int`, so promoted products cannot overflow either): regrouping a
+/// signed fold can overflow where the left fold does not, which is undefined behaviour, while
+/// the unsigned fold wraps and converts back to the left fold's result.
+template <class Op, class T>
+using lane_t = typename std::conditional_t<
+    std::is_integral_v<T> && std::is_signed_v<T> &&
+        (std::is_same_v<std::remove_cvref_t<Op>, plus> ||
+         std::is_same_v<std::remove_cvref_t<Op>, multiplies>),
+    std::make_unsigned<std::common_type_t<T, int>>, std::type_identity<T>>::type;
+
 /// \brief `acc op first[0] op ... op first[n-1]`.
 template <class T, class In, class Op>
 T fold(T acc, const In* first, std::size_t n, Op op) {
   if constexpr (lane_fold_v<Op, In, T>) {
+    using L = lane_t<Op, T>;
     constexpr std::size_t lanes = lanes_v<T>;
+    const auto element = [first](std::size_t i) { return static_cast<L>(static_cast<T>(first[i])); };
     if (n >= 2 * lanes) {
-      T lane[lanes];
-      for (std::size_t j = 0; j < lanes; ++j) lane[j] = static_cast<T>(first[j]);
+      L lane[lanes];
+      for (std::size_t j = 0; j < lanes; ++j) lane[j] = element(j);
       std::size_t i = lanes;
       for (; i + lanes <= n; i += lanes)
-        for (std::size_t j = 0; j < lanes; ++j) lane[j] = static_cast<T>(op(lane[j], first[i + j]));
-      for (std::size_t j = 0; j < lanes; ++j) acc = static_cast<T>(op(acc, lane[j]));
-      for (; i < n; ++i) acc = static_cast<T>(op(acc, first[i]));
-      return acc;
+        for (std::size_t j = 0; j < lanes; ++j)
+          lane[j] = static_cast<L>(op(lane[j], element(i + j)));
+      L total = static_cast<L>(acc);
+      for (std::size_t j = 0; j < lanes; ++j) total = static_cast<L>(op(total, lane[j]));
+      for (; i < n; ++i) total = static_cast<L>(op(total, element(i)));
+      return static_cast<T>(total);
     }
   }
-  for (std::size_t i = 0; i < n; ++i) acc = static_cast<T>(op(acc, first[i]));
+  for (std::size_t i = 0; i < n; ++i) acc = static_cast<T>(op(acc, static_cast<T>(first[i])));
   return acc;
 }
 
@@ -46,11 +61,5 @@ template <class T, class In, class Op>
 T fold_nonempty(const In* first, std::size_t n, Op op) {
   return fold(static_cast<T>(first[0]), first + 1, n - 1, op);
 }
-
-/// \brief Whether the parallel path can run: block results start from an element converted
-/// to `T` and are combined with `op(T, T)`. Otherwise the backend folds sequentially.
-template <class Op, class In, class T>
-inline constexpr bool splittable_v =
-    std::is_constructible_v<T, const In&>&& std::is_invocable_v<const Op&, const T&, const T&>;
 
 }  // namespace parprim::openmp::detail

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/policy.hpp>
 
@@ -31,7 +32,8 @@ inline constexpr std::size_t scan_tile_bytes = PARPRIM_OMP_SCAN_TILE_BYTES;
 inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
 #endif
 
-/// \brief Runs the three phases over `[0, n)` with `team` threads.
+/// \brief Runs the three phases over `[0, n)` with `team` threads. The first exception thrown by
+/// `total`, `combine` or `scan_block` on any thread is rethrown here after the region.
 /// \param carry  the carry into element 0: null for inclusive scans, `&init` for exclusive
 /// \param total  `Carry total(begin, end)` for a non-empty block
 /// \param combine  `Carry combine(Carry left, Carry right)`, associative
@@ -45,6 +47,7 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
   }
   const auto slots = static_cast<std::size_t>(team);
   std::vector<cache_padded<std::optional<Carry>>> totals(2 * slots);
+  first_exception error;
 #pragma omp parallel num_threads(team)
   {
     const int p = omp_get_num_threads();
@@ -57,21 +60,22 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
       const block blk = block_of(len, p, t);
       const std::size_t b = base + blk.begin, e = base + blk.end;
       cache_padded<std::optional<Carry>>* round_totals = totals.data() + (r % 2) * slots;
-      if (b < e) {
-        round_totals[t].value.emplace(total(b, e));
-      } else {
-        round_totals[t].value.reset();
-      }
+      round_totals[t].value.reset();
+      if (b < e) error.run([&] { round_totals[t].value.emplace(total(b, e)); });
 #pragma omp barrier
-      std::optional<Carry> mine;
-      for (int k = 0; k < p; ++k) {
-        if (k == t) mine = running;
-        const auto& v = round_totals[k].value;
-        if (v) running = running ? combine(*running, *v) : *v;
-      }
-      if (b < e) scan_block(b, e, mine ? &*mine : nullptr);
+      // After a failure every thread still passes each round's barrier, doing no work.
+      error.run([&] {
+        std::optional<Carry> mine;
+        for (int k = 0; k < p; ++k) {
+          if (k == t) mine = running;
+          const auto& v = round_totals[k].value;
+          if (v) running = running ? combine(*running, *v) : *v;
+        }
+        if (b < e) scan_block(b, e, mine ? &*mine : nullptr);
+      });
     }
   }
+  error.rethrow_if_failed();
 }
 
 /// \brief Below this many input bytes a scan's data stays in the cores' caches, where two
@@ -81,11 +85,8 @@ inline constexpr std::size_t scan_two_thread_min_bytes = std::size_t{8} << 20;
 /// \brief Threads for a scan of `n` elements of `in_size` bytes. A parallel scan applies the
 /// operator about 2n times against n sequentially, so p threads gain at most p/2 while the data
 /// is in cache: two threads only pay once the input streams from memory (docs/openmp.md has the
-/// measurement). `splittable` is false when block results cannot be formed (see fold.hpp): the
-/// scan then runs on the calling thread.
-inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t in_size,
-                          bool splittable) {
-  if (!splittable) return 1;
+/// measurement).
+inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t in_size) {
   const int team = team_size(policy, n);
   return team == 2 && n * in_size < scan_two_thread_min_bytes ? 1 : team;
 }
