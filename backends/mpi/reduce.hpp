@@ -28,7 +28,9 @@ struct reduce_impl<mpi_policy<Local>> {
     md::require_combinable<In, T, Op>();
     const md::context ctx = md::make_context(policy.communicator());
     std::optional<T> partial;
-    if (!in.empty()) partial = md::fold_block<T>(policy.local_policy(), in, op);
+    md::agree_on_local_work(policy, "reduce", [&] {
+      if (!in.empty()) partial = md::fold_block<T>(policy.local_policy(), in, op);
+    });
     const std::optional<T> total = md::reduce_across(ctx, policy.root_rank(), partial, op);
     if (!total) return init;
     return static_cast<T>(op(std::move(init), *total));

@@ -55,8 +55,10 @@ struct scan_impl<mpi_policy<Local>> {
     md::require_combinable<In, Out, Op>();
     const md::context ctx = md::make_context(policy.communicator());
     std::optional<Out> total;
-    if (!in.empty() && ctx.rank + 1 < ctx.size)
-      total = md::fold_block<Out>(policy.local_policy(), in, op);
+    md::agree_on_local_work(policy, "scan", [&] {
+      if (!in.empty() && ctx.rank + 1 < ctx.size)
+        total = md::fold_block<Out>(policy.local_policy(), in, op);
+    });
     return md::exscan_across(ctx, total, op);
   }
 };

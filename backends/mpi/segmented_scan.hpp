@@ -75,15 +75,17 @@ struct segmented_scan_impl<mpi_policy<Local>> {
     const md::context ctx = md::make_context(policy.communicator());
     if (ctx.size == 1) return std::nullopt;
     std::optional<flagged<Out>> total;
-    if (!in.empty() && ctx.rank + 1 < ctx.size) {
-      std::size_t last = 0;  // the block's last head, or 0
-      if (h < in.size()) {
-        last = in.size() - 1;
-        while (flags[last] == Flag{}) --last;
+    md::agree_on_local_work(policy, "segmented_scan", [&] {
+      if (!in.empty() && ctx.rank + 1 < ctx.size) {
+        std::size_t last = 0;  // the block's last head, or 0
+        if (h < in.size()) {
+          last = in.size() - 1;
+          while (flags[last] == Flag{}) --last;
+        }
+        total = flagged<Out>{md::fold_block<Out>(policy.local_policy(), in.subspan(last), op),
+                             h < in.size()};
       }
-      total = flagged<Out>{md::fold_block<Out>(policy.local_policy(), in.subspan(last), op),
-                           h < in.size()};
-    }
+    });
     return md::exscan_segmented(ctx, total, op);
   }
 };

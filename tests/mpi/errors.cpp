@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -90,6 +91,53 @@ TEST(MpiErrors, FailingRankKeepsItsOwnMessageOthersNameIt) {
       EXPECT_NE(what.find("on rank 1"), std::string::npos) << what;
     }
     EXPECT_NE(what.find("out has 3 elements"), std::string::npos) << what;
+  }
+}
+
+/// Throws when it meets the marker (never a partial result: the other elements are small).
+struct operator_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct throwing_plus {
+  static constexpr int marker = -1'000'000'000;
+  int operator()(int a, int b) const {
+    if (a == marker || b == marker) throw operator_failure("the operator refused its operand");
+    return a + b;
+  }
+};
+
+// The operator throws on rank 0's block: rank 0 gets its own exception, every other rank a
+// parprim::error naming rank 0; nobody is left waiting in a collective, and the communicator
+// still works afterwards.
+TEST(MpiErrors, ThrowingOperatorRaisesOnEveryRank) {
+  const world w = comm_world();
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  {
+    std::vector<int> in(1000, 1);
+    if (w.rank == 0) in[500] = throwing_plus::marker;
+    std::vector<int> out(in.size());
+    const std::vector<std::uint8_t> heads(in.size(), 0);
+    const auto check = [&](const char* what, auto call) {
+      SCOPED_TRACE(what);
+      bool own = false;
+      bool named = false;
+      try {
+        call();
+      } catch (const operator_failure&) {
+        own = true;
+      } catch (const parprim::error& e) {
+        named = std::string(e.what()).find("rank 0") != std::string::npos;
+        EXPECT_TRUE(named) << e.what();
+      }
+      EXPECT_TRUE(w.rank == 0 ? own : named) << "rank " << w.rank;
+    };
+    check("reduce", [&] { (void)parprim::reduce(policy, in, 0, throwing_plus{}); });
+    check("inclusive_scan", [&] { parprim::inclusive_scan(policy, in, out, throwing_plus{}); });
+    check("segmented_exclusive_scan", [&] {
+      parprim::segmented_exclusive_scan(policy, in, heads, out, 0, throwing_plus{});
+    });
+    const std::vector<int> ones(10, 1);
+    EXPECT_EQ(parprim::reduce(policy, ones, 0), 10 * w.size);
   }
 }
 

@@ -130,7 +130,7 @@ TYPED_TEST(MpiLocalCuda, Reduce) {
       EXPECT_TRUE(same_result<Case>(all[static_cast<std::size_t>(r)], all[0]))
           << "rank " << r << " disagrees with rank 0";
     if constexpr (Case::exact) {
-      EXPECT_TRUE(got == parprim::reduce(parprim::seq, p.global_in, p.init, op));
+      EXPECT_TRUE(exact_equal(got, parprim::reduce(parprim::seq, p.global_in, p.init, op)));
     } else {
       typename Case::ref_t ref = Case::to_ref(p.init);
       long double mag = Case::magnitude(p.init);
@@ -160,7 +160,7 @@ TYPED_TEST(MpiLocalCuda, ReduceRoot) {
     if (w.rank != root) {
       EXPECT_TRUE(same_result<Case>(got, p.init)) << "non-root rank must get init back";
     } else if constexpr (Case::exact) {
-      EXPECT_TRUE(got == parprim::reduce(parprim::seq, p.global_in, p.init, op));
+      EXPECT_TRUE(exact_equal(got, parprim::reduce(parprim::seq, p.global_in, p.init, op)));
     }
     EXPECT_TRUE(same_result<Case>(got, again)) << "must repeat bit for bit";
   });

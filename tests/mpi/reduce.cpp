@@ -30,7 +30,7 @@ TYPED_TEST(MpiReduce, MatchesSequentialOnGlobalSequence) {
       EXPECT_TRUE(same_result<Case>(all[static_cast<std::size_t>(r)], all[0]))
           << "rank " << r << " disagrees with rank 0";
     if constexpr (Case::exact) {
-      EXPECT_TRUE(got == expected);
+      EXPECT_TRUE(exact_equal(got, expected));
     } else {
       typename Case::ref_t ref = Case::to_ref(p.init);
       long double mag = Case::magnitude(p.init);
@@ -57,7 +57,7 @@ TYPED_TEST(MpiReduce, RootDeliversOnlyThere) {
       if (w.rank != root) {
         EXPECT_TRUE(same_result<Case>(got, p.init)) << "non-root rank must get init back";
       } else if constexpr (Case::exact) {
-        EXPECT_TRUE(got == parprim::reduce(parprim::seq, p.global_in, p.init, op));
+        EXPECT_TRUE(exact_equal(got, parprim::reduce(parprim::seq, p.global_in, p.init, op)));
       }
       EXPECT_TRUE(same_result<Case>(got, again)) << "root(r) must repeat bit for bit";
     });

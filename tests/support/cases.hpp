@@ -37,8 +37,10 @@
 /// Every type and every operator appears; both non-commutative operators run through reduce,
 /// both scans and both segmented scans. No case draws only zeros or only ones.
 
+#include <bit>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <ostream>
 
 #include <parprim/operators.hpp>
@@ -148,6 +150,37 @@ I full_range(rng_t& r) {
   return uniform_int<I>(r, std::numeric_limits<I>::min(), std::numeric_limits<I>::max());
 }
 
+/// \brief Values that make minimum / maximum hard: NaNs (several signs and payloads), both
+/// zeros, both infinities, runs of them, and ordinary numbers. Every backend must give the
+/// left fold's bits (operators.hpp: one total order).
+template <class F>
+F special_value(rng_t& r) {
+  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  constexpr U exponent = std::bit_cast<U>(std::numeric_limits<F>::infinity());
+  constexpr U sign = U{1} << (8 * sizeof(F) - 1);
+  switch (uniform_int<int>(r, 0, 11)) {
+    case 0:
+      return std::numeric_limits<F>::quiet_NaN();
+    case 1:
+      return -std::numeric_limits<F>::quiet_NaN();
+    case 2:  // a NaN with a random payload and sign
+      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) |
+                                             U{1}));
+    case 3:
+    case 4:
+      return F(0);
+    case 5:
+    case 6:
+      return -F(0);
+    case 7:
+      return std::numeric_limits<F>::infinity();
+    case 8:
+      return -std::numeric_limits<F>::infinity();
+    default:
+      return uniform_real<F>(r, F(-100), F(100));
+  }
+}
+
 namespace cases {
 using std::int32_t, std::int64_t, std::int8_t, std::uint32_t;
 
@@ -233,6 +266,26 @@ struct DoubleMin : case_base<double, double, parprim::minimum> {
 struct DoubleMax : DoubleMin {
   using op_t = parprim::maximum;
 };
+struct FloatMinSpecial : case_base<float, float, parprim::minimum> {
+  static float gen(rng_t& r, std::size_t) { return special_value<float>(r); }
+  static float init(rng_t& r) { return gen(r, 0); }
+};
+struct FloatMaxSpecial : FloatMinSpecial {
+  using op_t = parprim::maximum;
+};
+struct DoubleMinSpecial : case_base<double, double, parprim::minimum> {
+  static double gen(rng_t& r, std::size_t) { return special_value<double>(r); }
+  static double init(rng_t& r) { return gen(r, 0); }
+};
+struct DoubleMaxSpecial : DoubleMinSpecial {
+  using op_t = parprim::maximum;
+};
+/// Elements are converted to the accumulator type before they meet the operator (truncation
+/// toward zero here), on every backend; |sum| <= 100 (2^22 + 2) + 1000 < 2^31.
+struct DoubleIntoInt32Plus : case_base<double, int32_t, parprim::plus> {
+  static double gen(rng_t& r, std::size_t) { return uniform_real<double>(r, -100.9, 100.9); }
+  static int32_t init(rng_t& r) { return uniform_int<int32_t>(r, -1000, 1000); }
+};
 template <class Op>
 struct vec3_case : case_base<vec3, vec3, Op> {
   static vec3 gen(rng_t& r, std::size_t) {
@@ -299,7 +352,12 @@ struct Argmin : case_base<arg, arg, argmin> {
   X(DoublePlus)                     \
   X(DoublePlusExact)                \
   X(DoubleMin)                      \
-  X(DoubleMax)
+  X(DoubleMax)                      \
+  X(FloatMinSpecial)                \
+  X(FloatMaxSpecial)                \
+  X(DoubleMinSpecial)               \
+  X(DoubleMaxSpecial)               \
+  X(DoubleIntoInt32Plus)
 
 #define PARPRIM_TEST_CASES_STRUCT(X) \
   X(Vec3Plus)                        \

@@ -13,6 +13,7 @@
 
 #include <exception>
 #include <string>
+#include <utility>
 
 #include <parprim/backends/mpi/detail/comm.hpp>
 #include <parprim/backends/mpi/detail/error.hpp>
@@ -20,6 +21,15 @@
 #include <parprim/error.hpp>
 
 namespace parprim::mpi_detail {
+
+/// \brief `message` of rank `first`, on every rank (collective).
+inline std::string message_of_rank(const context& ctx, int first, std::string message) {
+  int len = static_cast<int>(message.size());
+  PARPRIM_MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, first, ctx.comm));
+  message.resize(static_cast<std::size_t>(len));
+  PARPRIM_MPI_CHECK(MPI_Bcast(message.data(), len, MPI_CHAR, first, ctx.comm));
+  return message;
+}
 
 /// \brief Runs `checks()` on every rank; if it threw `parprim::error` on any rank, every rank
 /// throws: the failing ranks their own exception, the others `parprim::invalid_argument`
@@ -43,10 +53,7 @@ void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks 
     PARPRIM_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_INT, MPI_MAX, ctx.comm));
     if (v[0] > 0) {
       const int first = ctx.size - v[0];
-      int len = static_cast<int>(message.size());
-      PARPRIM_MPI_CHECK(MPI_Bcast(&len, 1, MPI_INT, first, ctx.comm));
-      message.resize(static_cast<std::size_t>(len));
-      PARPRIM_MPI_CHECK(MPI_Bcast(message.data(), len, MPI_CHAR, first, ctx.comm));
+      message = message_of_rank(ctx, first, std::move(message));
       if (failure) std::rethrow_exception(failure);
       throw invalid_argument(std::string("parprim::") + fn + ": invalid arguments on rank " +
                              std::to_string(first) + ": " + message);
@@ -61,6 +68,39 @@ void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks 
     throw invalid_argument(std::string("parprim::") + fn + ": mpi(comm).root(" +
                            std::to_string(root) + ") but the communicator has " +
                            std::to_string(ctx.size) + " ranks");
+}
+
+/// \brief Runs this rank's local work before a primitive's collective. If it threw on any rank
+/// (the operator, or a transform, on this rank's block), every rank throws instead of entering
+/// the collective: the failing ranks their own exception, the others `parprim::error` naming
+/// the first failing rank and its message. One `MPI_Allreduce` of an int (skipped on one rank
+/// and with collective checks off, where the exception simply propagates).
+template <class Local, class Work>
+void agree_on_local_work(const mpi_policy<Local>& policy, const char* fn, Work work) {
+  const context ctx = make_context(policy.communicator());
+  std::exception_ptr failure;
+  std::string message;
+  try {
+    work();
+  } catch (const std::exception& e) {
+    failure = std::current_exception();
+    message = e.what();
+  } catch (...) {
+    failure = std::current_exception();
+    message = "an exception not derived from std::exception";
+  }
+  if (ctx.size == 1 || !policy.collective_checks_enabled()) {
+    if (failure) std::rethrow_exception(failure);
+    return;
+  }
+  int v = failure ? ctx.size - ctx.rank : 0;  // first failing rank as size - rank
+  PARPRIM_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_MAX, ctx.comm));
+  if (v == 0) return;
+  const int first = ctx.size - v;
+  message = message_of_rank(ctx, first, std::move(message));
+  if (failure) std::rethrow_exception(failure);
+  throw error(std::string("parprim::") + fn + ": the local work threw on rank " +
+              std::to_string(first) + ": " + message);
 }
 
 }  // namespace parprim::mpi_detail
