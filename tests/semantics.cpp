@@ -176,6 +176,18 @@ TYPED_TEST(Semantics, ThrowingOperatorReachesTheCaller) {
   }
 }
 
+// The operator checker is off unless PARPRIM_CHECK_OPERATORS is defined (the dev and asan
+// presets define it for the whole build): a non-associative operator then runs unchecked.
+TEST(OperatorChecker, OffUnlessDefined) {
+  const std::vector<int> v = {5, 3, 1};
+  const auto minus = [](int a, int b) { return a - b; };
+#if defined(PARPRIM_CHECK_OPERATORS)
+  EXPECT_THROW((void)parprim::reduce(parprim::seq, v, 0, minus), parprim::invalid_argument);
+#else
+  EXPECT_EQ(parprim::reduce(parprim::seq, v, 0, minus), -9);
+#endif
+}
+
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
 TEST(OmpThreads, MoreThanTheProcessMayStartRaises) {
   EXPECT_THROW((void)parprim::omp.threads(parprim::omp_policy::max_threads + 1),

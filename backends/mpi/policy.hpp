@@ -16,9 +16,10 @@
 ///
 /// Options, each returning a modified copy:
 /// - `local(policy)`: how each rank processes its own block (`parprim::seq`, `parprim::omp`,
-///   ...). Default: `parprim::omp` when the OpenMP backend is enabled in this translation unit
-///   (PARPRIM_HAS_OPENMP), else `parprim::seq`. With p ranks per node, give each rank its share
-///   of the cores (`parprim::omp.threads(cores / p)`) or use `seq` with one rank per core.
+///   ...). Default: `parprim::seq` (one rank per core), the same in every translation unit
+///   whatever it links, so the policy's type and layout never depend on the build of the file
+///   that names it. For threads within a rank: `.local(parprim::omp)` (with p ranks per node,
+///   `parprim::omp.threads(cores / p)`).
 ///   With the CUDA backend, `local(parprim::cuda)`: each rank's block is device memory
 ///   (`parprim::device_span`) on GPU `node rank % GPU count` (or the cuda policy's own
 ///   `.device(id)`; `parprim::mpi_local_device(policy)` says which), only scalars cross ranks;
@@ -44,12 +45,9 @@
 
 namespace parprim {
 
-/// \brief The local policy `parprim::mpi(comm)` uses unless `.local(...)` says otherwise.
-#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-using mpi_default_local_policy = omp_policy;
-#else
+/// \brief The local policy `parprim::mpi(comm)` uses unless `.local(...)` says otherwise: the
+/// same type in every translation unit.
 using mpi_default_local_policy = seq_policy;
-#endif
 
 /// \brief The MPI policy: a communicator, a local policy and options (see the file comment).
 /// \tparam Local  the policy each rank uses for its own block

@@ -59,6 +59,7 @@ T reduce(const mpi_policy<Local>& policy, const InputRange& in, T init, BinaryOp
   detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
   mpi_detail::agree_on_arguments(policy, "reduce", [&] {
     detail::check_data(input, "reduce", "in");
+    detail::maybe_check_operator<T>("reduce", op, input, &init);
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(), "reduce",
                                          {{"in", input.data(), input.size()}});
   });

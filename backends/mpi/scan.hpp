@@ -80,7 +80,7 @@ void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "inclusive_scan", [&] {
-    detail::check_scan_args<BinaryOp>(input, output, "inclusive_scan");
+    detail::check_scan_args(input, output, "inclusive_scan", op);
     mpi_detail::local_checks<Local>::run(
         policy.communicator(), policy.local_policy(), "inclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
@@ -97,14 +97,15 @@ void exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
   using impl = detail::scan_impl<mpi_policy<Local>>;
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  using acc_t = typename decltype(output)::value_type;
+  const acc_t start = static_cast<acc_t>(std::move(init));
   mpi_detail::agree_on_arguments(policy, "exclusive_scan", [&] {
-    detail::check_scan_args<BinaryOp>(input, output, "exclusive_scan");
+    detail::check_scan_args(input, output, "exclusive_scan", op, &start);
     mpi_detail::local_checks<Local>::run(
         policy.communicator(), policy.local_policy(), "exclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
   });
-  using acc_t = typename decltype(output)::value_type;
-  impl::exclusive(policy, input, output, static_cast<acc_t>(std::move(init)), op);
+  impl::exclusive(policy, input, output, start, op);
 }
 
 }  // namespace parprim

@@ -108,7 +108,7 @@ void segmented_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   mpi_detail::agree_on_arguments(policy, "segmented_inclusive_scan", [&] {
-    detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_inclusive_scan");
+    detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
                                          "segmented_inclusive_scan",
                                          {{"in", input.data(), input.size()},
@@ -131,16 +131,17 @@ void segmented_exclusive_scan(const mpi_policy<Local>& policy, const InputRange&
   static_assert(sizeof(typename decltype(flags)::value_type) == 1,
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+  using acc_t = typename decltype(output)::value_type;
+  const acc_t start = static_cast<acc_t>(std::move(init));
   mpi_detail::agree_on_arguments(policy, "segmented_exclusive_scan", [&] {
-    detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_exclusive_scan");
+    detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
                                          "segmented_exclusive_scan",
                                          {{"in", input.data(), input.size()},
                                           {"head_flags", flags.data(), flags.size()},
                                           {"out", output.data(), output.size()}});
   });
-  using acc_t = typename decltype(output)::value_type;
-  impl::exclusive(policy, input, flags, output, static_cast<acc_t>(std::move(init)), op);
+  impl::exclusive(policy, input, flags, output, start, op);
 }
 
 }  // namespace parprim

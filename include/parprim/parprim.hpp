@@ -7,6 +7,7 @@
 
 #include <parprim/config.hpp>
 #include <parprim/error.hpp>
+#include <parprim/check_operators.hpp>
 #include <parprim/operators.hpp>
 #include <parprim/policy.hpp>
 #include <parprim/reduce.hpp>

@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include <parprim/check_operators.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -41,6 +42,7 @@ T reduce(const Policy& policy, const InputRange& in, T init, BinaryOp op = {}) {
   const auto input = detail::as_input_span(in);
   detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
   detail::check_data(input, "reduce", "in");
+  detail::maybe_check_operator<T>("reduce", op, input, &init);
   return impl::apply(policy, input, std::move(init), op);
 }
 

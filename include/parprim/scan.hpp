@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/check_operators.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -13,13 +14,17 @@
 namespace parprim {
 
 namespace detail {
+/// \brief The contract (compile time), the arguments, then (PARPRIM_CHECK_OPERATORS) the
+/// operator's laws on a sample of the input, with `init` when given.
 template <class Op, class InputSpan, class OutputSpan>
-void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn) {
+void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn, const Op& op,
+                     const typename OutputSpan::value_type* init = nullptr) {
   require_operator<typename InputSpan::value_type, typename OutputSpan::value_type, Op>();
   check_data(in, fn, "in");
   check_data(out, fn, "out");
   check_same_size(in, out, fn, "in", "out");
   check_alias(in, out, fn);
+  maybe_check_operator<typename OutputSpan::value_type>(fn, op, in, init);
 }
 }  // namespace detail
 
@@ -48,7 +53,7 @@ void inclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_args<BinaryOp>(input, output, "inclusive_scan");
+  detail::check_scan_args(input, output, "inclusive_scan", op);
   impl::inclusive(policy, input, output, op);
 }
 
@@ -63,9 +68,10 @@ void exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_args<BinaryOp>(input, output, "exclusive_scan");
   using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
-  impl::exclusive(policy, input, output, static_cast<acc_t>(std::move(init)), op);
+  const acc_t start = static_cast<acc_t>(std::move(init));
+  detail::check_scan_args(input, output, "exclusive_scan", op, &start);
+  impl::exclusive(policy, input, output, start, op);
 }
 
 }  // namespace parprim

@@ -19,8 +19,9 @@ namespace parprim {
 namespace detail {
 template <class Op, class InputSpan, class FlagSpan, class OutputSpan>
 void check_segmented_args(const InputSpan& in, const FlagSpan& flags, const OutputSpan& out,
-                          const char* fn) {
-  check_scan_args<Op>(in, out, fn);
+                          const char* fn, const Op& op,
+                          const typename OutputSpan::value_type* init = nullptr) {
+  check_scan_args(in, out, fn, op, init);
   check_data(flags, fn, "head_flags");
   check_same_size(in, flags, fn, "in", "head_flags");
   check_disjoint(flags, out, fn, "head_flags", "out");
@@ -56,7 +57,7 @@ void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
   static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_inclusive_scan");
+  detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
   impl::inclusive(policy, input, flags, output, op);
 }
 
@@ -76,9 +77,10 @@ void segmented_exclusive_scan(const Policy& policy, const InputRange& in,
   static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_segmented_args<BinaryOp>(input, flags, output, "segmented_exclusive_scan");
   using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
-  impl::exclusive(policy, input, flags, output, static_cast<acc_t>(std::move(init)), op);
+  const acc_t start = static_cast<acc_t>(std::move(init));
+  detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
+  impl::exclusive(policy, input, flags, output, start, op);
 }
 
 }  // namespace parprim

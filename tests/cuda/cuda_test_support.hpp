@@ -511,6 +511,17 @@ struct FloatMax : FloatMin {
   static constexpr const char* name = "float maximum";
   using op_t = parprim::maximum;
 };
+/// NaNs, signed zeros, infinities and numbers: every rung gives the left fold's bits.
+struct FloatMinSpecial : case_base<float, float, parprim::minimum> {
+  static constexpr const char* name = "float minimum (NaN, -0, +0, inf)";
+  static float gen(pt::rng_t& r, std::size_t) { return pt::special_value<float>(r); }
+  static float init(pt::rng_t& r) { return gen(r, 0); }
+};
+struct DoubleMaxSpecial : case_base<double, double, parprim::maximum> {
+  static constexpr const char* name = "double maximum (NaN, -0, +0, inf)";
+  static double gen(pt::rng_t& r, std::size_t) { return pt::special_value<double>(r); }
+  static double init(pt::rng_t& r) { return gen(r, 0); }
+};
 struct DoublePlus : case_base<double, double, parprim::plus, true> {
   static constexpr const char* name = "double plus (rounded: within the bound)";
   static double gen(pt::rng_t& r, std::size_t) { return pt::uniform_real<double>(r, -1e6, 1e6); }

@@ -95,7 +95,9 @@ void check_all_rungs(parprim::device_span<const T> in, const std::vector<T>& hos
           << rung_name(policy) << " " << op_name<Op>() << ": got " << got << ", sequential "
           << want;
     } else {
-      ASSERT_EQ(got, want) << rung_name(policy) << " " << op_name<Op>();
+      ASSERT_TRUE(parprim_test::exact_equal(got, want))  // bitwise: NaN, -0 and +0 differ
+          << rung_name(policy) << " " << op_name<Op>() << ": got " << got << ", sequential "
+          << want;
     }
   });
 }
@@ -122,6 +124,29 @@ TYPED_TEST(CudaReduceBuiltin, EveryRungOperatorAndSize) {
     check_all_rungs(dev.span(), host, init, parprim::minimum{});
     check_all_rungs(dev.span(), host, init, parprim::maximum{});
     if (::testing::Test::HasFatalFailure()) return;
+  }
+}
+
+// minimum / maximum over NaNs (signs, payloads), signed zeros and infinities: every rung gives
+// the left fold's bits (one total order, operators.hpp), integers unaffected.
+TYPED_TEST(CudaReduceBuiltin, SpecialValuesMinimumMaximum) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  using T = TypeParam;
+  if constexpr (std::is_floating_point_v<T>) {
+    const std::uint64_t seed = make_seed();
+    SCOPED_TRACE(seed_trace(seed));
+    parprim_test::rng_t rng(seed);
+    for (std::size_t n : test_sizes()) {
+      if (n > max_n()) continue;
+      SCOPED_TRACE("n = " + std::to_string(n));
+      std::vector<T> host(n);
+      for (auto& x : host) x = parprim_test::special_value<T>(rng);
+      const T init = parprim_test::special_value<T>(rng);
+      const parprim::device_buffer<T> dev(host);
+      check_all_rungs(dev.span(), host, init, parprim::minimum{});
+      check_all_rungs(dev.span(), host, init, parprim::maximum{});
+      if (::testing::Test::HasFatalFailure()) return;
+    }
   }
 }
 

@@ -150,37 +150,6 @@ I full_range(rng_t& r) {
   return uniform_int<I>(r, std::numeric_limits<I>::min(), std::numeric_limits<I>::max());
 }
 
-/// \brief Values that make minimum / maximum hard: NaNs (several signs and payloads), both
-/// zeros, both infinities, runs of them, and ordinary numbers. Every backend must give the
-/// left fold's bits (operators.hpp: one total order).
-template <class F>
-F special_value(rng_t& r) {
-  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-  constexpr U exponent = std::bit_cast<U>(std::numeric_limits<F>::infinity());
-  constexpr U sign = U{1} << (8 * sizeof(F) - 1);
-  switch (uniform_int<int>(r, 0, 11)) {
-    case 0:
-      return std::numeric_limits<F>::quiet_NaN();
-    case 1:
-      return -std::numeric_limits<F>::quiet_NaN();
-    case 2:  // a NaN with a random payload and sign
-      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) |
-                                             U{1}));
-    case 3:
-    case 4:
-      return F(0);
-    case 5:
-    case 6:
-      return -F(0);
-    case 7:
-      return std::numeric_limits<F>::infinity();
-    case 8:
-      return -std::numeric_limits<F>::infinity();
-    default:
-      return uniform_real<F>(r, F(-100), F(100));
-  }
-}
-
 namespace cases {
 using std::int32_t, std::int64_t, std::int8_t, std::uint32_t;
 

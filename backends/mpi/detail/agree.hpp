@@ -31,7 +31,8 @@ inline std::string message_of_rank(const context& ctx, int first, std::string me
   return message;
 }
 
-/// \brief Runs `checks()` on every rank; if it threw `parprim::error` on any rank, every rank
+/// \brief Runs `checks()` on every rank; if it threw on any rank (`parprim::error`,
+/// or the operator, which the operator checker runs), every rank
 /// throws: the failing ranks their own exception, the others `parprim::invalid_argument`
 /// naming the first failing rank and its message. Collective over the policy's communicator.
 template <class Local, class Checks>
@@ -42,7 +43,7 @@ void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks 
   std::string message;
   try {
     checks();
-  } catch (const parprim::error& e) {
+  } catch (const std::exception& e) {  // parprim::error, or the user's operator (the checker)
     failure = std::current_exception();
     message = e.what();
   }
