@@ -27,6 +27,7 @@
 #include <parprim/backends/mpi/reduce.hpp>
 #include <parprim/backends/mpi/scan.hpp>
 #include <parprim/backends/mpi/segmented_scan.hpp>
+#include <parprim/backends/mpi/transform.hpp>
 
 // .local(parprim::cuda): device blocks, one GPU per rank (detail/local_cuda.hpp).
 #if defined(PARPRIM_HAS_CUDA) && PARPRIM_HAS_CUDA

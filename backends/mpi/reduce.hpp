@@ -22,10 +22,10 @@ namespace detail {
 
 template <class Local>
 struct reduce_impl<mpi_policy<Local>> {
-  template <class In, class T, class Op>
-  static T apply(const mpi_policy<Local>& policy, std::span<const In> in, T init, Op op) {
+  template <class Input, class T, class Op>
+  static T apply(const mpi_policy<Local>& policy, const Input& in, T init, Op op) {
     namespace md = mpi_detail;
-    md::require_combinable<In, T, Op>();
+    md::require_combinable<typename Input::value_type, T, Op>();
     const md::context ctx = md::make_context(policy.communicator());
     std::optional<T> partial;
     md::agree_on_local_work(policy, "reduce", [&] {

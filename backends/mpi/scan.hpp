@@ -31,15 +31,15 @@ namespace detail {
 
 template <class Local>
 struct scan_impl<mpi_policy<Local>> {
-  template <class In, class Out, class Op>
-  static void inclusive(const mpi_policy<Local>& policy, std::span<const In> in, std::span<Out> out,
+  template <class Input, class Out, class Op>
+  static void inclusive(const mpi_policy<Local>& policy, const Input& in, std::span<Out> out,
                         Op op) {
     const std::optional<Out> carry = carry_in<Out>(policy, in, op);
     mpi_detail::inclusive_from(policy.local_policy(), in, out, carry, op);
   }
 
-  template <class In, class Out, class Op>
-  static void exclusive(const mpi_policy<Local>& policy, std::span<const In> in, std::span<Out> out,
+  template <class Input, class Out, class Op>
+  static void exclusive(const mpi_policy<Local>& policy, const Input& in, std::span<Out> out,
                         Out init, Op op) {
     const std::optional<Out> carry = carry_in<Out>(policy, in, op);
     const Out start = carry ? static_cast<Out>(op(init, *carry)) : init;
@@ -48,11 +48,11 @@ struct scan_impl<mpi_policy<Local>> {
 
  private:
   /// The fold of the blocks of the ranks to the left (empty if there are none with elements).
-  template <class Out, class In, class Op>
-  static std::optional<Out> carry_in(const mpi_policy<Local>& policy, std::span<const In> in,
+  template <class Out, class Input, class Op>
+  static std::optional<Out> carry_in(const mpi_policy<Local>& policy, const Input& in,
                                      const Op& op) {
     namespace md = mpi_detail;
-    md::require_combinable<In, Out, Op>();
+    md::require_combinable<typename Input::value_type, Out, Op>();
     const md::context ctx = md::make_context(policy.communicator());
     std::optional<Out> total;
     md::agree_on_local_work(policy, "scan", [&] {

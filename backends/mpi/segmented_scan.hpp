@@ -33,8 +33,8 @@ namespace detail {
 
 template <class Local>
 struct segmented_scan_impl<mpi_policy<Local>> {
-  template <class In, class Flag, class Out, class Op>
-  static void inclusive(const mpi_policy<Local>& policy, std::span<const In> in,
+  template <class Input, class Flag, class Out, class Op>
+  static void inclusive(const mpi_policy<Local>& policy, const Input& in,
                         std::span<const Flag> flags, std::span<Out> out, Op op) {
     const std::size_t h = first_head(flags);
     const auto carry = carry_in<Out>(policy, in, flags, h, op);
@@ -45,8 +45,8 @@ struct segmented_scan_impl<mpi_policy<Local>> {
                                             out.subspan(h), op);
   }
 
-  template <class In, class Flag, class Out, class Op>
-  static void exclusive(const mpi_policy<Local>& policy, std::span<const In> in,
+  template <class Input, class Flag, class Out, class Op>
+  static void exclusive(const mpi_policy<Local>& policy, const Input& in,
                         std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
     const std::size_t h = first_head(flags);
     const auto carry = carry_in<Out>(policy, in, flags, h, op);
@@ -66,12 +66,12 @@ struct segmented_scan_impl<mpi_policy<Local>> {
 
   /// The segmented value just before this block, as a {value, head} pair (empty if no rank to
   /// the left has elements). `h` is the block's first head (its size if none).
-  template <class Out, class In, class Flag, class Op>
+  template <class Out, class Input, class Flag, class Op>
   static std::optional<flagged<Out>> carry_in(const mpi_policy<Local>& policy,
-                                              std::span<const In> in, std::span<const Flag> flags,
+                                              const Input& in, std::span<const Flag> flags,
                                               std::size_t h, const Op& op) {
     namespace md = mpi_detail;
-    md::require_combinable<In, Out, Op>();
+    md::require_combinable<typename Input::value_type, Out, Op>();
     const md::context ctx = md::make_context(policy.communicator());
     if (ctx.size == 1) return std::nullopt;
     std::optional<flagged<Out>> total;

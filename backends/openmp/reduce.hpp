@@ -21,13 +21,14 @@ namespace parprim::detail {
 
 template <>
 struct reduce_impl<omp_policy> {
-  template <class In, class T, class Op>
-  static T apply(const omp_policy& policy, std::span<const In> in, T init, Op op) {
+  /// \param in  a `std::span` or a transform view (detail/transform_view.hpp)
+  template <class Input, class T, class Op>
+  static T apply(const omp_policy& policy, const Input& in, T init, Op op) {
     namespace od = openmp::detail;
     const std::size_t n = in.size();
     const int team = od::team_size(policy, n);
     if (team <= 1)
-      return od::fold(std::move(init), in.data(), n, op);
+      return od::fold(std::move(init), in, 0, n, op);
 
     std::vector<od::cache_padded<std::optional<T>>> partial(static_cast<std::size_t>(team));
     od::first_exception error;
@@ -37,7 +38,7 @@ struct reduce_impl<omp_policy> {
       if (b < e)
         error.run([&, b = b, e = e] {
           partial[omp_get_thread_num()].value.emplace(
-              od::fold_nonempty<T>(in.data() + b, e - b, op));
+              od::fold_nonempty<T>(in, b, e, op));
         });
     }
     error.rethrow_if_failed();

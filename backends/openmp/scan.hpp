@@ -16,10 +16,9 @@ namespace parprim::detail {
 
 template <>
 struct scan_impl<omp_policy> {
-  template <class In, class Out, class Op>
-  static void inclusive(const omp_policy& policy, std::span<const In> in, std::span<Out> out,
-                        Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
+  template <class Input, class Out, class Op>
+  static void inclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Op op) {
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       std::size_t i = b;
@@ -36,10 +35,10 @@ struct scan_impl<omp_policy> {
     run(team, policy, in, static_cast<const Out*>(nullptr), op, scan_block);
   }
 
-  template <class In, class Out, class Op>
-  static void exclusive(const omp_policy& policy, std::span<const In> in, std::span<Out> out,
-                        Out init, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
+  template <class Input, class Out, class Op>
+  static void exclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Out init,
+                        Op op) {
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       // carry is never null: the running carry starts at init
@@ -54,15 +53,15 @@ struct scan_impl<omp_policy> {
   }
 
  private:
-  template <class In, class Out, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, std::span<const In> in, const Out* carry,
-                  Op op, ScanBlock scan_block) {
+  template <class Input, class Out, class Op, class ScanBlock>
+  static void run(int team, const omp_policy& policy, const Input& in, const Out* carry, Op op,
+                  ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
-      return od::fold_nonempty<Out>(in.data() + b, e - b, op);
+      return od::fold_nonempty<Out>(in, b, e, op);
     };
     const auto combine = [&](const Out& a, const Out& b) { return static_cast<Out>(op(a, b)); };
-    od::tiled_scan<Out>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(In)), carry,
+    od::tiled_scan<Out>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)), carry,
                         total, combine, scan_block);
   }
 };

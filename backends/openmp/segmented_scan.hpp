@@ -19,10 +19,10 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<omp_policy> {
-  template <class In, class Flag, class Out, class Op>
-  static void inclusive(const omp_policy& policy, std::span<const In> in,
-                        std::span<const Flag> flags, std::span<Out> out, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
+  template <class Input, class Flag, class Out, class Op>
+  static void inclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+                        std::span<Out> out, Op op) {
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
@@ -38,10 +38,10 @@ struct segmented_scan_impl<omp_policy> {
     run<Out>(team, policy, in, flags, op, scan_block);
   }
 
-  template <class In, class Flag, class Out, class Op>
-  static void exclusive(const omp_policy& policy, std::span<const In> in,
-                        std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(In));
+  template <class Input, class Flag, class Out, class Op>
+  static void exclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+                        std::span<Out> out, Out init, Op op) {
+    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       // acc = init op (the segment's elements before k)
@@ -60,8 +60,8 @@ struct segmented_scan_impl<omp_policy> {
  private:
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
-  template <class Out, class In, class Flag, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, std::span<const In> in,
+  template <class Out, class Input, class Flag, class Op, class ScanBlock>
+  static void run(int team, const omp_policy& policy, const Input& in,
                   std::span<const Flag> flags, Op op, ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
@@ -69,9 +69,9 @@ struct segmented_scan_impl<omp_policy> {
       while (h > b && !flags[h - 1]) --h;
       const bool head = h > b || b == 0;  // a flag at h - 1, or the global first element
       const std::size_t from = h > b ? h - 1 : b;
-      return flagged<Out>{od::fold_nonempty<Out>(in.data() + from, e - from, op), head};
+      return flagged<Out>{od::fold_nonempty<Out>(in, from, e, op), head};
     };
-    od::tiled_scan<flagged<Out>>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(In)),
+    od::tiled_scan<flagged<Out>>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
                                  static_cast<const flagged<Out>*>(nullptr), total, flag_op<Op>{op},
                                  scan_block);
   }

@@ -2,7 +2,7 @@
 /// \file
 /// \brief Sequential reduce: the left fold.
 
-#include <span>
+#include <cstddef>
 #include <utility>
 
 #include <parprim/detail/dispatch.hpp>
@@ -12,9 +12,11 @@ namespace parprim::detail {
 
 template <>
 struct reduce_impl<seq_policy> {
-  template <class In, class T, class Op>
-  static T apply(const seq_policy&, std::span<const In> in, T init, Op op) {
-    for (const In& x : in) init = static_cast<T>(op(std::move(init), static_cast<T>(x)));
+  /// \param in  a `std::span` or a transform view (detail/transform_view.hpp)
+  template <class Input, class T, class Op>
+  static T apply(const seq_policy&, const Input& in, T init, Op op) {
+    for (std::size_t i = 0; i < in.size(); ++i)
+      init = static_cast<T>(op(std::move(init), static_cast<T>(in[i])));
     return init;
   }
 };

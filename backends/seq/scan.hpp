@@ -12,8 +12,8 @@ namespace parprim::detail {
 
 template <>
 struct scan_impl<seq_policy> {
-  template <class In, class Out, class Op>
-  static void inclusive(const seq_policy&, std::span<const In> in, std::span<Out> out, Op op) {
+  template <class Input, class Out, class Op>
+  static void inclusive(const seq_policy&, const Input& in, std::span<Out> out, Op op) {
     if (in.empty()) return;
     Out acc = static_cast<Out>(in[0]);
     out[0] = acc;
@@ -23,12 +23,11 @@ struct scan_impl<seq_policy> {
     }
   }
 
-  template <class In, class Out, class Op>
-  static void exclusive(const seq_policy&, std::span<const In> in, std::span<Out> out, Out init,
-                        Op op) {
+  template <class Input, class Out, class Op>
+  static void exclusive(const seq_policy&, const Input& in, std::span<Out> out, Out init, Op op) {
     Out acc = init;
     for (std::size_t i = 0; i < in.size(); ++i) {
-      const In x = in[i];  // read before writing: out may be in
+      const auto x = in[i];  // read before writing: out may be in
       out[i] = acc;
       acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
     }

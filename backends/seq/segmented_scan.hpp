@@ -13,8 +13,8 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<seq_policy> {
-  template <class In, class Flag, class Out, class Op>
-  static void inclusive(const seq_policy&, std::span<const In> in, std::span<const Flag> flags,
+  template <class Input, class Flag, class Out, class Op>
+  static void inclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Op op) {
     if (in.empty()) return;
     Out acc = static_cast<Out>(in[0]);
@@ -25,12 +25,12 @@ struct segmented_scan_impl<seq_policy> {
     }
   }
 
-  template <class In, class Flag, class Out, class Op>
-  static void exclusive(const seq_policy&, std::span<const In> in, std::span<const Flag> flags,
+  template <class Input, class Flag, class Out, class Op>
+  static void exclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Out init, Op op) {
     Out acc = init;
     for (std::size_t i = 0; i < in.size(); ++i) {
-      const In x = in[i];
+      const auto x = in[i];
       if (i == 0 || flags[i]) acc = init;
       out[i] = acc;
       acc = static_cast<Out>(op(acc, static_cast<Out>(x)));

@@ -36,6 +36,7 @@
 #include <cstdlib>
 #endif
 
+#include <parprim/detail/transform_view.hpp>
 #include <parprim/error.hpp>
 #include <parprim/operators.hpp>
 
@@ -183,12 +184,21 @@ inline constexpr bool is_std_span_v = false;
 template <class T, std::size_t E>
 inline constexpr bool is_std_span_v<std::span<T, E>> = true;
 
+/// \brief Inputs the checker can read: host spans and transform views of them.
+template <class S>
+constexpr bool host_input() {
+  if constexpr (is_transform_view_v<S>)
+    return is_std_span_v<typename S::base_type>;
+  else
+    return is_std_span_v<S>;
+}
+
 /// \brief The checker's entry point in every front end: a no-op unless PARPRIM_CHECK_OPERATORS
 /// is defined, and for device ranges.
 template <class T, class Op, class Span>
 void maybe_check_operator(const char* fn, const Op& op, const Span& in, const T* extra) {
 #if defined(PARPRIM_CHECK_OPERATORS)
-  if constexpr (is_std_span_v<Span>) check_operator_laws<T>(fn, op, operator_sample<T>(in, extra));
+  if constexpr (host_input<Span>()) check_operator_laws<T>(fn, op, operator_sample<T>(in, extra));
 #else
   (void)fn;
   (void)op;

@@ -13,6 +13,8 @@
 #include <parprim/reduce.hpp>
 #include <parprim/scan.hpp>
 #include <parprim/segmented_scan.hpp>
+#include <parprim/transform_reduce.hpp>
+#include <parprim/transform_scan.hpp>
 
 #include <parprim/backends/seq/seq.hpp>
 

@@ -15,16 +15,22 @@ namespace parprim {
 
 namespace detail {
 /// \brief The contract (compile time), the arguments, then (PARPRIM_CHECK_OPERATORS) the
-/// operator's laws on a sample of the input, with `init` when given.
-template <class Op, class InputSpan, class OutputSpan>
+/// operator's laws on a sample of the input (of `*elements`, a transform view of it, when
+/// given), with `init` when given.
+template <class Op, class InputSpan, class OutputSpan, class Elements = InputSpan>
 void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn, const Op& op,
-                     const typename OutputSpan::value_type* init = nullptr) {
-  require_operator<typename InputSpan::value_type, typename OutputSpan::value_type, Op>();
+                     const typename OutputSpan::value_type* init = nullptr,
+                     const Elements* elements = nullptr) {
+  using acc_t = typename OutputSpan::value_type;
+  require_operator<typename Elements::value_type, acc_t, Op>();
   check_data(in, fn, "in");
   check_data(out, fn, "out");
   check_same_size(in, out, fn, "in", "out");
   check_alias(in, out, fn);
-  maybe_check_operator<typename OutputSpan::value_type>(fn, op, in, init);
+  if constexpr (std::is_same_v<Elements, InputSpan>)
+    maybe_check_operator<acc_t>(fn, op, in, init);
+  else
+    maybe_check_operator<acc_t>(fn, op, *elements, init);
 }
 }  // namespace detail
 

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -19,21 +20,24 @@ namespace parprim_mpi_test {
 namespace {
 std::uint64_t g_seed = 0;
 
-/// Prints failed assertions with the rank; everything else stays quiet.
+/// Prints failed assertions with the rank; everything else stays quiet. The test's name is
+/// taken when it starts: GoogleTest holds its own lock while it reports an exception that left a
+/// test, so asking it for the current test there would deadlock.
 class failure_printer : public ::testing::EmptyTestEventListener {
  public:
   explicit failure_printer(int rank) : rank_(rank) {}
+  void OnTestStart(const ::testing::TestInfo& info) override {
+    test_ = std::string(info.test_suite_name()) + "." + info.name();
+  }
   void OnTestPartResult(const ::testing::TestPartResult& r) override {
     if (!r.failed()) return;
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::fprintf(stderr, "[rank %d] FAILED %s.%s\n%s:%d: %s\n", rank_,
-                 info != nullptr ? info->test_suite_name() : "?",
-                 info != nullptr ? info->name() : "?",
+    std::fprintf(stderr, "[rank %d] FAILED %s\n%s:%d: %s\n", rank_, test_.c_str(),
                  r.file_name() != nullptr ? r.file_name() : "?", r.line_number(), r.message());
   }
 
  private:
   int rank_;
+  std::string test_ = "?";
 };
 }  // namespace
 

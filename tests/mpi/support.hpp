@@ -161,6 +161,19 @@ struct opaque_op {
 
 }  // namespace parprim_mpi_test
 
+/// Composition of affine maps of doubles rounds: the operator checker (PARPRIM_CHECK_OPERATORS)
+/// compares its regroupings within a relative tolerance, as it does for plain doubles.
+template <class F>
+struct parprim::operator_check_equal<parprim_mpi_test::affine<F>> {
+  static bool equal(const parprim_mpi_test::affine<F>& x, const parprim_mpi_test::affine<F>& y) {
+    const auto close = [](F u, F v) {
+      return std::fabs(u - v) <= 8 * std::numeric_limits<F>::epsilon() *
+                                     (std::fabs(u) + std::fabs(v) + F(1));
+    };
+    return close(x.a, y.a) && close(x.b, y.b);
+  }
+};
+
 PARPRIM_MPI_STRUCT(parprim_mpi_test::pair_ii, a, b);
 PARPRIM_MPI_STRUCT(parprim_mpi_test::mat2, m);
 using parprim_mpi_test_affine_d = parprim_mpi_test::affine<double>;

@@ -13,6 +13,7 @@
 
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/transform_view.hpp>
 
 namespace parprim::mpi_detail {
 
@@ -43,8 +44,8 @@ struct local_checks {
 };
 
 /// \brief `in[0] op in[1] op ... op in[n-1]` as a `T` (n >= 1), with the local policy.
-template <class T, class Local, class In, class Op>
-T fold_block(const Local& local, std::span<const In> in, const Op& op) {
+template <class T, class Local, class Input, class Op>
+T fold_block(const Local& local, const Input& in, const Op& op) {
   return detail::reduce_impl<Local>::apply(local, in.subspan(1), static_cast<T>(in[0]), op);
 }
 
@@ -55,8 +56,8 @@ T fold_block(const Local& local, std::span<const In> in, const Op& op) {
 /// - disjoint: the local exclusive scan of in[1..n) into out[0..n-1) with init carry op in[0]
 ///   yields out[i] = carry op in[0..i] for i < n-1; the last element is one more step.
 /// Each reads the block once and writes it once.
-template <class Local, class In, class Out, class Op>
-void inclusive_from(const Local& local, std::span<const In> in, std::span<Out> out,
+template <class Local, class Input, class Out, class Op>
+void inclusive_from(const Local& local, const Input& in, std::span<Out> out,
                     const std::optional<Out>& carry, const Op& op) {
   using scan = detail::scan_impl<Local>;
   const std::size_t n = in.size();
@@ -65,8 +66,12 @@ void inclusive_from(const Local& local, std::span<const In> in, std::span<Out> o
     scan::inclusive(local, in, out, op);
     return;
   }
-  const bool in_place = static_cast<const void*>(in.data()) == static_cast<const void*>(out.data());
-  if (in_place && !std::is_same_v<In, Out>) {  // same width, different type: scan, then fix up
+  // In place: the input's elements live in `out`. A transform view, or another element type
+  // of the same width, cannot be rescanned from `out` after its first element is rewritten:
+  // scan, then fold the carry in (a second pass).
+  const bool in_place = detail::input_address(in) == static_cast<const void*>(out.data());
+  constexpr bool rescannable = std::is_same_v<Input, std::span<const Out>>;
+  if (in_place && !rescannable) {
     scan::inclusive(local, in, out, op);
     for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(*carry, out[i]));
     return;

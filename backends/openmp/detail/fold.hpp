@@ -32,13 +32,17 @@ using lane_t = typename std::conditional_t<
          std::is_same_v<std::remove_cvref_t<Op>, multiplies>),
     std::make_unsigned<std::common_type_t<T, int>>, std::type_identity<T>>::type;
 
-/// \brief `acc op first[0] op ... op first[n-1]`.
-template <class T, class In, class Op>
-T fold(T acc, const In* first, std::size_t n, Op op) {
+/// \brief `acc op in[b] op ... op in[b + n - 1]`; `in` is a span or a transform view
+/// (detail/transform_view.hpp), read once per element.
+template <class T, class Input, class Op>
+T fold(T acc, const Input& in, std::size_t b, std::size_t n, Op op) {
+  using In = typename Input::value_type;
   if constexpr (lane_fold_v<Op, In, T>) {
     using L = lane_t<Op, T>;
     constexpr std::size_t lanes = lanes_v<T>;
-    const auto element = [first](std::size_t i) { return static_cast<L>(static_cast<T>(first[i])); };
+    const auto element = [&in, b](std::size_t i) {
+      return static_cast<L>(static_cast<T>(in[b + i]));
+    };
     if (n >= 2 * lanes) {
       L lane[lanes];
       for (std::size_t j = 0; j < lanes; ++j) lane[j] = element(j);
@@ -52,14 +56,14 @@ T fold(T acc, const In* first, std::size_t n, Op op) {
       return static_cast<T>(total);
     }
   }
-  for (std::size_t i = 0; i < n; ++i) acc = static_cast<T>(op(acc, static_cast<T>(first[i])));
+  for (std::size_t i = 0; i < n; ++i) acc = static_cast<T>(op(acc, static_cast<T>(in[b + i])));
   return acc;
 }
 
-/// \brief `first[0] op ... op first[n-1]` as a `T`, for n >= 1.
-template <class T, class In, class Op>
-T fold_nonempty(const In* first, std::size_t n, Op op) {
-  return fold(static_cast<T>(first[0]), first + 1, n - 1, op);
+/// \brief `in[b] op ... op in[e - 1]` as a `T`, for b < e.
+template <class T, class Input, class Op>
+T fold_nonempty(const Input& in, std::size_t b, std::size_t e, Op op) {
+  return fold(static_cast<T>(in[b]), in, b + 1, e - b - 1, op);
 }
 
 }  // namespace parprim::openmp::detail
