@@ -14,6 +14,7 @@
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/cuda_policy.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/transform_view.hpp>
 #include <parprim/device_span.hpp>
 #include <parprim/operators.hpp>
 
@@ -25,6 +26,15 @@ namespace parprim::detail {
 
 template <class>
 inline constexpr bool cuda_always_false_v = false;
+
+/// \brief A transform view whose inputs are device spans.
+template <class View>
+inline constexpr bool cuda_transform_view_v = false;
+template <class In, class F>
+inline constexpr bool cuda_transform_view_v<unary_transform_view<device_span<const In>, F>> = true;
+template <class In1, class In2, class F>
+inline constexpr bool cuda_transform_view_v<
+    binary_transform_view<device_span<const In1>, device_span<const In2>, F>> = true;
 
 template <cuda_reduce_rung R, cuda_scan_rung S>
 struct reduce_impl<basic_cuda_policy<R, S>> {
@@ -61,6 +71,45 @@ struct reduce_impl<basic_cuda_policy<R, S>> {
     if (in.size() == 0) return init;
     return cuda::reduce<R, In, T, Op>(cuda::launch_options{policy.stream(), policy.device_id()},
                                       in.data(), in.size(), std::move(init), op);
+  }
+
+  /// \brief parprim::transform_reduce (one or two inputs): one launch of rung 7's
+  /// order-preserving body reading `T(f(...))` where it reads elements; any operator; the
+  /// policy's reduce rung does not apply. `f` is device code: nvcc translation units only.
+  template <class View, class T, class Op>
+  requires is_transform_view_v<View>
+  static T apply(const basic_cuda_policy<R, S>& policy, const View& in, T init, Op op) {
+    static_assert(cuda_transform_view_v<View>,
+                  "parprim::transform_reduce(parprim::cuda, ...) reads device memory: pass "
+                  "parprim::device_span<T> inputs, not host ranges.");
+#if defined(__CUDACC__)
+    static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> &&
+                      alignof(T) <= 16,
+                  "parprim::transform_reduce(parprim::cuda, ...): the accumulator type must be "
+                  "trivially copyable, default constructible and aligned to at most 16 bytes");
+    if (in.size() == 0) return init;
+    const cuda::launch_options options{policy.stream(), policy.device_id()};
+    if constexpr (requires { in.base2(); }) {
+      using load = cuda::binary_transform_load<typename View::source1_type,
+                                               typename View::source2_type, T,
+                                               typename View::function_type>;
+      return cuda::transform_reduce(options, load{in.base1().data(), in.base2().data(), in.function()},
+                                    in.size(), std::move(init), op);
+    } else {
+      using load =
+          cuda::unary_transform_load<typename View::source_type, T, typename View::function_type>;
+      return cuda::transform_reduce(options, load{in.base().data(), in.function()}, in.size(),
+                                    std::move(init), op);
+    }
+#else
+    static_assert(cuda_always_false_v<View>,
+                  "parprim::transform_reduce(parprim::cuda, ...): the transform runs on the GPU, "
+                  "so this call must be compiled by nvcc (a .cu file), with f callable on the "
+                  "device (__host__ __device__ or __device__)");
+    (void)policy;
+    (void)op;
+    return init;
+#endif
   }
 
   /// \brief Host ranges are a compile error.

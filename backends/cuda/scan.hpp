@@ -10,6 +10,7 @@
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/cuda_policy.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/transform_view.hpp>
 #include <parprim/device_span.hpp>
 #include <parprim/operators.hpp>
 
@@ -68,6 +69,22 @@ struct scan_impl<basic_cuda_policy<R, S>> {
   }
 
   /// \brief Host ranges are a compile error.
+  /// \brief parprim::transform_inclusive_scan / transform_exclusive_scan: rung `S` reading
+  /// `T(f(in[i]))` where it reads elements (rung 6 stages raw bytes: a transform runs rung 5's
+  /// tile). `f` is device code: nvcc translation units only.
+  template <class In, class F, class T, class Op>
+  static void inclusive(const policy_type& policy,
+                        const unary_transform_view<device_span<const In>, F>& in,
+                        device_span<T> out, Op op) {
+    transform(policy, in, out, cuda::scan_kind::inclusive, static_cast<const T*>(nullptr), op);
+  }
+  template <class In, class F, class T, class Op>
+  static void exclusive(const policy_type& policy,
+                        const unary_transform_view<device_span<const In>, F>& in,
+                        device_span<T> out, T init, Op op) {
+    transform(policy, in, out, cuda::scan_kind::exclusive, &init, op);
+  }
+
   template <class In, class Out, class... Rest>
   static void inclusive(const policy_type&, std::span<const In>, std::span<Out>, Rest&&...) {
     static_assert(cuda_scan_always_false_v<In>,
@@ -81,6 +98,28 @@ struct scan_impl<basic_cuda_policy<R, S>> {
                   "parprim scans with parprim::cuda read and write device memory: pass "
                   "parprim::device_span<T> (e.g. parprim::device_buffer<T>::span()), not host "
                   "ranges, or use a host policy (parprim::seq, parprim::omp).");
+  }
+
+ private:
+  template <class In, class F, class T, class Op>
+  static void transform(const policy_type& policy,
+                        const unary_transform_view<device_span<const In>, F>& in,
+                        device_span<T> out, cuda::scan_kind kind, const T* init, Op op) {
+#if defined(__CUDACC__)
+    static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> &&
+                      alignof(T) <= 16,
+                  "parprim CUDA scans: the output type must be trivially copyable, default "
+                  "constructible and aligned to at most 16 bytes");
+    cuda::transform_scan<S>(
+        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        in.base().data(), out.data(), in.size(), kind, init, op, in.function());
+#else
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim::transform_*_scan(parprim::cuda, ...): the transform runs on the GPU, "
+                  "so this call must be compiled by nvcc (a .cu file), with f callable on the "
+                  "device (__host__ __device__ or __device__)");
+    (void)policy, (void)in, (void)out, (void)kind, (void)init, (void)op;
+#endif
   }
 };
 

@@ -47,10 +47,11 @@
 namespace parprim::detail::cuda {
 
 /// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: the input is read as
-/// elements unconverted, and elements are 4- or 8-byte arithmetic types.
+/// elements unconverted (no transform), and elements are 4- or 8-byte arithmetic types.
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
-    std::is_same_v<In, typename P::element_type>&& std::is_arithmetic_v<typename P::element_type> &&
+    !P::transforms && std::is_same_v<In, typename P::element_type> &&
+    std::is_arithmetic_v<typename P::element_type> &&
     (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8);
 
 /// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are

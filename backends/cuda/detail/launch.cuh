@@ -102,6 +102,16 @@ class multi_pass {
   std::size_t bytes_ = 0;
 };
 
+/// \brief The order-preserving single-pass shape for elements of `In`: each block a whole
+/// number of warp runs, at most `max_grid` blocks.
+template <class In>
+void ordered_shape(std::size_t n, std::size_t max_grid, std::size_t& grid,
+                   std::size_t& per_block) {
+  constexpr std::size_t tile = std::size_t(warp_threads) * ordered_run_v<In>;
+  per_block = ceil_div(ceil_div(n, max_grid), tile) * tile;
+  grid = ceil_div(n, per_block);
+}
+
 /// \brief Rung 7: one launch. The grid is a few blocks per multiprocessor (fewer when n is
 /// small); each block gets one contiguous share. Uses the lease's ticket (zero when the kernel
 /// starts; the kernel's last block sets it back to zero).
@@ -123,9 +133,7 @@ class single_pass {
       per_block_ = ceil_div(rounds, grid_) * round;
       grid_ = vectors > 0 ? ceil_div(vectors, per_block_) : 1;
     } else {
-      constexpr std::size_t tile = std::size_t(warp_threads) * ordered_run_v<In>;
-      per_block_ = ceil_div(ceil_div(n, max_grid), tile) * tile;
-      grid_ = ceil_div(n, per_block_);
+      ordered_shape<In>(n, max_grid, grid_, per_block_);
     }
   }
   /// \return the device scratch: one partial per block (256-byte aligned)
@@ -140,8 +148,9 @@ class single_pass {
       launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op>,
              grid_, block, 0, stream, in, n_, per_block_, s, init, identity_v<Op, T>(), op);
     } else {
-      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, In, T, Op>, grid_, block,
-             0, stream, in, n_, per_block_, s, init, op);
+      using load = converting_load<In, T>;
+      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>, grid_,
+             block, 0, stream, load{in}, n_, per_block_, s, init, op);
     }
   }
 
@@ -156,16 +165,66 @@ class single_pass {
 /// mapped host slot, so the call is the launches and one stream synchronisation: no copy
 /// after the kernel (at n = 2^20 that copy's launch and round trip were a third of the call).
 /// The lease is held until the stream was synchronised.
-template <class Driver, class In, class T, class Op>
-T run_synchronous(const launch_options& options, const In* in, std::size_t n, T init, Op op) {
+/// \brief The transforms' driver (parprim::transform_reduce): rung 7's order-preserving body,
+/// one launch, reading element i as `load(i)` (a transform's load: `T(f(in[i]))` or
+/// `T(f(in1[i], in2[i]))`). Any operator, commutative or not; the policy's reduce rung does not
+/// apply.
+template <class Load, class T, class Op>
+class transform_single_pass {
+ public:
+  static constexpr unsigned block = single_pass_tuning::block_size;
+  using element_type = typename Load::element_type;
+
+  transform_single_pass(std::size_t n, int device) : n_(n) {
+    ordered_shape<element_type>(
+        n, static_cast<std::size_t>(multiprocessor_count(device)) * single_pass_tuning::blocks_per_sm,
+        grid_, per_block_);
+  }
+  std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }
+
+  void enqueue(const Load& load, T init, Op op, void* scratch, unsigned* ticket, T* out,
+               cudaStream_t stream) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+    launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<element_type>, Load, T, Op>,
+           grid_, block, 0, stream, load, n_, per_block_, s, init, op);
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t grid_ = 1;
+  std::size_t per_block_ = 0;
+};
+
+/// \brief Checks that what a driver reads is device memory: an input pointer, or the inputs
+/// of a transform's load.
+template <class In>
+void check_source(const In* in) {
+  check_device_pointer(in, "reduce", "the input");
+}
+template <class In, class T, class F>
+void check_source(const unary_transform_load<In, T, F>& load) {
+  check_device_pointer(load.in, "transform_reduce", "the input");
+}
+template <class In1, class In2, class T, class F>
+void check_source(const binary_transform_load<In1, In2, T, F>& load) {
+  check_device_pointer(load.in1, "transform_reduce", "the first input");
+  check_device_pointer(load.in2, "transform_reduce", "the second input");
+}
+
+/// \brief Runs `Driver` over `source` (an input pointer, or a transform's load) and returns
+/// the result on the host.
+template <class Driver, class Source, class T, class Op>
+T run_synchronous(const launch_options& options, const Source& source, std::size_t n, T init,
+                  Op op) {
   device_guard guard(options.device);
   check_stream(options.stream, guard.device(), "reduce");
-  check_device_pointer(in, "reduce", "the input");
+  check_source(source);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver(n, guard.device());
   temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), sizeof(T));
   T* result = static_cast<T*>(lease.host_slot_device());
-  driver.enqueue(in, std::move(init), op, lease.device_scratch(), lease.ticket(), result, stream);
+  driver.enqueue(source, std::move(init), op, lease.device_scratch(), lease.ticket(), result,
+                 stream);
   PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
   lease.finished_cleanly();
   T r;

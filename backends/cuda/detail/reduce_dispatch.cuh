@@ -43,6 +43,14 @@ T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op 
   return run_synchronous<reduce_driver_t<R, In, T, Op>>(options, in, n, std::move(init), op);
 }
 
+/// \brief parprim::transform_reduce on the GPU: `init op load(0) op ... op load(n-1)`.
+template <class Load, class T, class Op>
+T transform_reduce(const launch_options& options, const Load& load, std::size_t n, T init,
+                   Op op) {
+  return run_synchronous<transform_single_pass<Load, T, Op>>(options, load, n, std::move(init),
+                                                             op);
+}
+
 template <cuda_reduce_rung R, class In, class T, class Op>
 void reduce_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
                     Op op) {

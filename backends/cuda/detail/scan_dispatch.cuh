@@ -128,15 +128,11 @@ inline void check_scan_operands(const void* in, const void* out, std::size_t n, 
   check_device_pointer(out, fn, "the output");
 }
 
-template <cuda_scan_rung S, class In, class T, class Op>
-void scan(const launch_options& options, const In* in, T* out, std::size_t n, scan_kind kind,
-          const T* init, const T* carry, Op op) {
-  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
-  check_scan_operands(in, out, n, kind, init, fn);
-  if (n == 0) return;
-  using P = plain_problem<In, T, Op>;
-  P p{in, out, n, op, kind == scan_kind::exclusive, {}};
-  if (init != nullptr && kind == scan_kind::exclusive) {
+/// \brief Runs rung `S` on plain problem `p` with its prefix: `init` (exclusive), `carry`.
+template <cuda_scan_rung S, class P, class T>
+void run_plain_scan(const launch_options& options, P p, const T* init, const T* carry,
+                    const char* fn) {
+  if (init != nullptr && p.exclusive) {
     p.prefix_ops.a = *init;
     p.prefix_ops.has_a = true;
   }
@@ -145,6 +141,31 @@ void scan(const launch_options& options, const In* in, T* out, std::size_t n, sc
     p.prefix_ops.has_b = true;
   }
   run_scan<typename scan_driver<S, P>::type>(options, p, fn);
+}
+
+template <cuda_scan_rung S, class In, class T, class Op>
+void scan(const launch_options& options, const In* in, T* out, std::size_t n, scan_kind kind,
+          const T* init, const T* carry, Op op) {
+  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  using P = plain_problem<In, T, Op>;
+  run_plain_scan<S>(options, P{in, out, n, op, kind == scan_kind::exclusive, {}}, init, carry, fn);
+}
+
+/// \brief The scan of `T(f(in[i]))`: rung `S` with the transform applied where elements are
+/// read (rung 6 stages raw bytes, so a transform runs rung 5's register tile instead).
+template <cuda_scan_rung S, class In, class T, class Op, class F>
+void transform_scan(const launch_options& options, const In* in, T* out, std::size_t n,
+                    scan_kind kind, const T* init, Op op, F f) {
+  const char* fn =
+      kind == scan_kind::exclusive ? "transform_exclusive_scan" : "transform_inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  using P = plain_problem<In, T, Op, transform_convert<T, F>>;
+  run_plain_scan<S>(options,
+                    P{in, out, n, op, kind == scan_kind::exclusive, {}, transform_convert<T, F>{f}},
+                    init, static_cast<const T*>(nullptr), fn);
 }
 
 template <cuda_scan_rung S, class In, class T, class Op>

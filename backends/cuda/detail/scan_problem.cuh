@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/detail/segmented.hpp>
@@ -63,14 +64,35 @@ struct prefix_operands {
   }
 };
 
+/// \brief How an element read from the input becomes a value: `static_cast<T>` (the plain
+/// scans), or a transform's `T(f(x))` (parprim::transform_*_scan).
+template <class T>
+struct static_convert {
+  template <class In>
+  __device__ T operator()(const In& x) const {
+    return static_cast<T>(x);
+  }
+};
+template <class T, class F>
+struct transform_convert {
+  F f;
+  template <class In>
+  __device__ T operator()(const In& x) const {
+    return static_cast<T>(f(x));
+  }
+};
+
 /// \brief Scan of `In` into `T`: inclusive stores `incl`, exclusive stores `e` (the prefix
 /// holds `init`, so `e` is present for every element; in the scan of tile totals with no
-/// prefix element 0 is not stored, nobody reads it).
-template <class In, class T, class Op>
+/// prefix element 0 is not stored, nobody reads it). Elements are read as `In` and become
+/// values through `Convert`.
+template <class In, class T, class Op, class Convert = static_convert<T>>
 struct plain_problem {
   using value_type = T;
   using op_type = Op;
   static constexpr bool segmented = false;
+  /// Whether values are computed from the elements (then the tile must not stage raw bytes).
+  static constexpr bool transforms = !std::is_same_v<Convert, static_convert<T>>;
 
   const In* in;
   T* out;
@@ -78,10 +100,11 @@ struct plain_problem {
   Op op;
   bool exclusive;
   prefix_operands<T> prefix_ops;
+  Convert convert = {};
 
   __device__ maybe<T> prefix() const { return prefix_ops.get(op); }
   __host__ __device__ op_type value_op() const { return op; }
-  __device__ T load(std::size_t i) const { return static_cast<T>(in[i]); }
+  __device__ T load(std::size_t i) const { return convert(in[i]); }
   __device__ static bool is_head(const T&) { return false; }
 
   using element_type = T;
@@ -98,7 +121,7 @@ struct plain_problem {
     In x[Items];
     load_contiguous<Items>(in + i, x);
 #pragma unroll
-    for (unsigned k = 0; k < Items; ++k) v[k] = static_cast<T>(x[k]);
+    for (unsigned k = 0; k < Items; ++k) v[k] = convert(x[k]);
     heads = 0;
   }
   template <bool Exclusive>
@@ -165,6 +188,7 @@ struct segmented_problem {
   using value_type = flagged<T>;
   using op_type = flag_op<Op>;
   static constexpr bool segmented = true;
+  static constexpr bool transforms = false;
 
   const In* in;
   const std::uint8_t* flags;

@@ -74,8 +74,28 @@ __device__ __forceinline__ vector16<In> load_vector(const vector16<In>* p) {
 /// \brief Element i of an input, converted to the accumulator type.
 template <class In, class T>
 struct converting_load {
+  using element_type = In;
   const In* __restrict__ in;
   __device__ T operator()(std::size_t i) const { return static_cast<T>(in[i]); }
+};
+
+/// \brief Element i of a transform view (parprim::transform_reduce): `T(f(in[i]))`.
+template <class In, class T, class F>
+struct unary_transform_load {
+  using element_type = In;
+  const In* __restrict__ in;
+  F f;
+  __device__ T operator()(std::size_t i) const { return static_cast<T>(f(in[i])); }
+};
+
+/// \brief Element i of a two-input transform view: `T(f(in1[i], in2[i]))`.
+template <class In1, class In2, class T, class F>
+struct binary_transform_load {
+  using element_type = In1;
+  const In1* __restrict__ in1;
+  const In2* __restrict__ in2;
+  F f;
+  __device__ T operator()(std::size_t i) const { return static_cast<T>(f(in1[i], in2[i])); }
 };
 
 /// \brief Element i of an array written by other blocks of this grid: read past L1 (`ld.cg`).
@@ -180,16 +200,15 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
 
 /// \brief Rung 7, order-preserving body: block b folds elements [b * per_block,
 /// min(n, (b + 1) * per_block)) in index order (never empty).
-template <unsigned BlockSize, unsigned Run, class In, class T, class Op>
+/// `Load` gives element i as a `T` (converting_load, or a transform's load).
+template <unsigned BlockSize, unsigned Run, class Load, class T, class Op>
 __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
-    reduce_ordered_single_pass_kernel(const In* __restrict__ in, std::size_t n,
-                                      std::size_t per_block, single_pass_scratch<T> scratch, T init,
-                                      Op op) {
+    reduce_ordered_single_pass_kernel(Load load, std::size_t n, std::size_t per_block,
+                                      single_pass_scratch<T> scratch, T init, Op op) {
   __shared__ warp_slots<T, BlockSize> slots;
   const std::size_t first = std::size_t(blockIdx.x) * per_block;
   const std::size_t last = n - first < per_block ? n : first + per_block;
-  const T total = block_fold_range_ordered<BlockSize, Run, T>(
-      first, last, converting_load<In, T>{in}, op, slots.get());
+  const T total = block_fold_range_ordered<BlockSize, Run, T>(first, last, load, op, slots.get());
   __syncthreads();
   finish_single_pass<BlockSize>(total, scratch, init, op, slots.get());
 }
