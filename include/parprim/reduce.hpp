@@ -22,14 +22,18 @@ namespace parprim {
 ///
 /// \tparam Policy  parprim::seq, parprim::omp, ... (selects the backend at compile time)
 /// \tparam InputRange  a contiguous sized range (host policies) or `device_span` (CUDA)
-/// \tparam T  the accumulator and result type; `op(T, element)` must convert to `T`
-/// \tparam BinaryOp  associative; commutativity (operator_traits) lets backends reorder
+/// \tparam T  the accumulator and result type; each element is converted to `T` before it meets
+///   `op` (`static_cast<T>(x)`), on every backend
+/// \tparam BinaryOp  callable as `T op(T, T)` (else a compile error at the call) and associative;
+///   commutativity (operator_traits) lets backends reorder. Per-element work goes in
+///   parprim::transform_reduce.
 /// \param policy  where and how to run
 /// \param in  the input, `n` elements (n may be 0 and may exceed 2^32)
 /// \param init  the left-most operand; returned unchanged when `n == 0`
 /// \param op  the operator
 /// \return the fold
-/// \pre `op` is associative. The input is not modified concurrently.
+/// \pre `op` is associative (checked on a sample with PARPRIM_CHECK_OPERATORS, see
+/// check_operators.hpp). The input is not modified concurrently.
 /// \par Complexity  O(n) applications of `op`; O(n / p + log p) time on p workers.
 /// \par Errors  parprim::invalid_argument if `in` has null data and n > 0.
 /// \par Determinism  Integer results equal the sequential left fold exactly. Floating-point

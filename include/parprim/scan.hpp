@@ -47,7 +47,8 @@ void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn,
 /// \param in  n elements
 /// \param out  n elements; may be the same range as `in` (in place), must not partially overlap
 /// \param op  associative operator, applied in sequence order unless commutative
-/// \pre `op` is associative.
+/// \pre `op` is callable as `T op(T, T)` on the output's value type `T` (else a compile error)
+/// and associative; elements are converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op` (at most 2n on p > 1 workers).
 /// \par Errors  parprim::invalid_argument, before anything is written, if the sizes differ,
 ///   data is null with n > 0, or `out` partially overlaps `in`.

@@ -41,7 +41,8 @@ void check_segmented_args(const InputSpan& in, const FlagSpan& flags, const Outp
 /// \param in  n elements
 /// \param head_flags  n bytes (`std::uint8_t`); non-zero starts a segment
 /// \param out  n elements; may be the same range as `in`
-/// \pre `op` is associative.
+/// \pre `op` is callable as `T op(T, T)` on the output's value type `T` (else a compile error)
+/// and associative; elements are converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op`.
 /// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` or
 ///   `out` do not have n elements, data is null with n > 0, or `out` partially overlaps `in` or
