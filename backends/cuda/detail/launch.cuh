@@ -139,14 +139,30 @@ class single_pass {
   /// \return the device scratch: one partial per block (256-byte aligned)
   std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }
 
+  /// \brief A one-input transform through the vectorized body (vectorizable types only): the
+  /// same loads, each element becoming `T(f(x))`.
+  template <class F>
+  requires vectorizable_v<In, T, Op>
+  void enqueue(const unary_transform_load<In, T, F>& load, T init, Op op, void* scratch,
+               unsigned* ticket, T* out, cudaStream_t stream) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+    using convert = transform_convert<T, F>;
+    launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op,
+                                                convert>,
+           grid_, block, 0, stream, load.in, n_, per_block_, s, init, identity_v<Op, T>(), op,
+           convert{load.f});
+  }
+
   /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`.
   /// No host synchronisation.
   void enqueue(const In* in, T init, Op op, void* scratch, unsigned* ticket, T* out,
                cudaStream_t stream) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
     if constexpr (vectorizable_v<In, T, Op>) {
-      launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op>,
-             grid_, block, 0, stream, in, n_, per_block_, s, init, identity_v<Op, T>(), op);
+      launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op,
+                                                  static_convert<T>>,
+             grid_, block, 0, stream, in, n_, per_block_, s, init, identity_v<Op, T>(), op,
+             static_convert<T>{});
     } else {
       using load = converting_load<In, T>;
       launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>, grid_,

@@ -43,12 +43,25 @@ T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op 
   return run_synchronous<reduce_driver_t<R, In, T, Op>>(options, in, n, std::move(init), op);
 }
 
+/// \brief The driver of parprim::transform_reduce: rung 7's vectorized body for one-input
+/// transforms over types it vectorizes (commutative operator with an identity), else rung 7's
+/// order-preserving body reading through the load.
+template <class Load, class T, class Op>
+struct transform_driver {
+  using type = transform_single_pass<Load, T, Op>;
+};
+template <class In, class F, class T, class Op>
+requires vectorizable_v<In, T, Op>
+struct transform_driver<unary_transform_load<In, T, F>, T, Op> {
+  using type = single_pass<In, T, Op>;
+};
+
 /// \brief parprim::transform_reduce on the GPU: `init op load(0) op ... op load(n-1)`.
 template <class Load, class T, class Op>
 T transform_reduce(const launch_options& options, const Load& load, std::size_t n, T init,
                    Op op) {
-  return run_synchronous<transform_single_pass<Load, T, Op>>(options, load, n, std::move(init),
-                                                             op);
+  return run_synchronous<typename transform_driver<Load, T, Op>::type>(options, load, n,
+                                                                       std::move(init), op);
 }
 
 template <cuda_reduce_rung R, class In, class T, class Op>

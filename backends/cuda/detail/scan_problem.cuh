@@ -30,6 +30,7 @@
 #include <type_traits>
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
+#include <parprim/backends/cuda/detail/convert.cuh>
 #include <parprim/detail/segmented.hpp>
 
 namespace parprim::detail::cuda {
@@ -61,24 +62,6 @@ struct prefix_operands {
   template <class Op>
   __device__ maybe<V> get(const Op& op) const {
     return combine(maybe<V>{a, has_a}, maybe<V>{b, has_b}, op);
-  }
-};
-
-/// \brief How an element read from the input becomes a value: `static_cast<T>` (the plain
-/// scans), or a transform's `T(f(x))` (parprim::transform_*_scan).
-template <class T>
-struct static_convert {
-  template <class In>
-  __device__ T operator()(const In& x) const {
-    return static_cast<T>(x);
-  }
-};
-template <class T, class F>
-struct transform_convert {
-  F f;
-  template <class In>
-  __device__ T operator()(const In& x) const {
-    return static_cast<T>(f(x));
   }
 };
 

@@ -24,6 +24,7 @@
 
 #include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/load.cuh>
+#include <parprim/backends/cuda/detail/convert.cuh>
 #include <parprim/operators.hpp>
 
 namespace parprim::detail::cuda {
@@ -50,10 +51,13 @@ struct single_pass_scratch {
 
 /// \brief Whether rung 7 takes the vectorized body for these types and operator.
 template <class In, class T, class Op>
-inline constexpr bool vectorizable_v =
-    is_commutative_v<Op>&& std::is_arithmetic_v<In>&& std::is_arithmetic_v<T>&&
-        has_identity_v<Op, T> &&
-    16 % sizeof(In) == 0 && std::is_same_v<std::common_type_t<In, T>, T>;
+inline constexpr bool vectorizable_v = [] {
+  if constexpr (is_commutative_v<Op> && std::is_arithmetic_v<In> && std::is_arithmetic_v<T> &&
+                has_identity_v<Op, T> && 16 % sizeof(In) == 0)
+    return std::is_same_v<std::common_type_t<In, T>, T>;
+  else
+    return false;  // (common_type is not even formed for other types)
+}();
 
 /// \brief 16 bytes of `In`, loaded with one instruction.
 template <class In>
@@ -148,11 +152,12 @@ __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch
 
 /// \brief Rung 7, vectorized body. Block b folds vectors [b * per_block, (b + 1) * per_block)
 /// of the aligned middle of the input; block 0 also folds the misaligned head and the tail.
-template <unsigned BlockSize, unsigned Unroll, class In, class T, class Op>
+/// Each element becomes a `T` through `convert` (detail/convert.cuh: a cast, or a transform).
+template <unsigned BlockSize, unsigned Unroll, class In, class T, class Op, class Convert>
 __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
     reduce_vectorized_single_pass_kernel(const In* __restrict__ in, std::size_t n,
                                          std::size_t per_block, single_pass_scratch<T> scratch,
-                                         T init, T identity, Op op) {
+                                         T init, T identity, Op op, Convert convert) {
   using vec = vector16<In>;
   constexpr unsigned width = vec::size;
   __shared__ warp_slots<T, BlockSize> slots;
@@ -174,7 +179,7 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
 #pragma unroll
     for (unsigned u = 0; u < Unroll; ++u)
 #pragma unroll
-      for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, static_cast<T>(x[u].v[k])));
+      for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, convert(x[u].v[k])));
   }
   if (i < last) {  // the block's last, partial round: predicated loads, still all in flight
     vec x[Unroll];
@@ -186,12 +191,12 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
       if (i + u * BlockSize < last)
 #pragma unroll
         for (unsigned k = 0; k < width; ++k)
-          acc = static_cast<T>(op(acc, static_cast<T>(x[u].v[k])));
+          acc = static_cast<T>(op(acc, convert(x[u].v[k])));
   }
   if (blockIdx.x == 0) {
-    if (threadIdx.x < head) acc = static_cast<T>(op(acc, static_cast<T>(in[threadIdx.x])));
+    if (threadIdx.x < head) acc = static_cast<T>(op(acc, convert(in[threadIdx.x])));
     if (tail + threadIdx.x < n)
-      acc = static_cast<T>(op(acc, static_cast<T>(in[tail + threadIdx.x])));
+      acc = static_cast<T>(op(acc, convert(in[tail + threadIdx.x])));
   }
   const T total = block_reduce_ordered<BlockSize>(acc, BlockSize, op, slots.get());
   __syncthreads();  // the slots are reused by the last block
