@@ -11,7 +11,7 @@ bool run(const Policy& policy, const char* name) {
   const std::size_t n = 1'000'000;
   std::vector<float> x(n), y(n);
   for (std::size_t i = 0; i < n; ++i) {
-    x[i] = static_cast<float>(i % 5);        // 0..4
+    x[i] = static_cast<float>(i % 5);         // 0..4
     y[i] = static_cast<float>(i % 3) - 1.0f;  // -1, 0, 1
   }
   // accumulate in double: products of small integers, exact sums

@@ -14,9 +14,8 @@ bool run(const Policy& policy, const char* name) {
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int>(i % 7) - 3;  // -3..3
   const long long squares =
       pp::transform_reduce(policy, v, 0LL, pp::plus{}, [](int x) { return 1LL * x * x; });
-  const double norm = std::sqrt(pp::transform_reduce(policy, v, 0.0, pp::plus{}, [](int x) {
-    return static_cast<double>(x) * x;
-  }));
+  const double norm = std::sqrt(pp::transform_reduce(
+      policy, v, 0.0, pp::plus{}, [](int x) { return static_cast<double>(x) * x; }));
   const long long negatives =
       pp::transform_reduce(policy, v, 0LL, pp::plus{}, [](int x) { return x < 0 ? 1LL : 0LL; });
   std::printf("%-4s sum of squares %lld, norm %.3f, %lld negative\n", name, squares, norm,

@@ -56,16 +56,16 @@ TYPED_TEST(Semantics, NanInMinimumScan) {
   const std::vector<double> v = {5, 4, 3, nan, -7, 2, 1, 0, 6};
   const auto want = left_scan(v, parprim::minimum{});
   EXPECT_EQ(want.back(), -7.0);
-  for_each_policy<TypeParam>([] { return TypeParam::policies(); },
-                             [&](const auto& p) {
-                               std::vector<double> out(v.size());
-                               parprim::inclusive_scan(p.policy, v, out, parprim::minimum{});
-                               EXPECT_TRUE(same_bits(out, want));
-                               EXPECT_EQ(parprim::reduce(p.policy, std::vector<double>{nan, 1.0},
-                                                         std::numeric_limits<double>::infinity(),
-                                                         parprim::minimum{}),
-                                         1.0);
-                             });
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [&](const auto& p) {
+        std::vector<double> out(v.size());
+        parprim::inclusive_scan(p.policy, v, out, parprim::minimum{});
+        EXPECT_TRUE(same_bits(out, want));
+        EXPECT_EQ(parprim::reduce(p.policy, std::vector<double>{nan, 1.0},
+                                  std::numeric_limits<double>::infinity(), parprim::minimum{}),
+                  1.0);
+      });
 }
 
 // NaN loses to every number; -0 < +0; a NaN comes out only when every operand is one. Long
@@ -152,27 +152,22 @@ TYPED_TEST(Semantics, ThrowingOperatorReachesTheCaller) {
     const std::vector<std::uint8_t> heads(n, 0);
     std::vector<int> out(n);
     SCOPED_TRACE("n = " + std::to_string(n));
-    for_each_policy<TypeParam>([] { return TypeParam::policies(); },
-                               [&](const auto& p) {
-                                 const throwing_plus<false> op;
-                                 EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, op),
-                                              operator_failure);
-                                 EXPECT_THROW(
-                                     (void)parprim::reduce(p.policy, v, 0, throwing_plus<true>{}),
-                                     operator_failure);
-                                 EXPECT_THROW(parprim::exclusive_scan(p.policy, v, out, 0, op),
-                                              operator_failure);
-                                 EXPECT_THROW(parprim::segmented_exclusive_scan(p.policy, v, heads,
-                                                                                out, 0, op),
-                                              operator_failure);
-                                 if (n > 1) {  // a one-element inclusive scan applies no op
-                                   EXPECT_THROW(parprim::inclusive_scan(p.policy, v, out, op),
-                                                operator_failure);
-                                   EXPECT_THROW(parprim::segmented_inclusive_scan(
-                                                    p.policy, v, heads, out, op),
-                                                operator_failure);
-                                 }
-                               });
+    for_each_policy<TypeParam>(
+        [] { return TypeParam::policies(); },
+        [&](const auto& p) {
+          const throwing_plus<false> op;
+          EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, op), operator_failure);
+          EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, throwing_plus<true>{}),
+                       operator_failure);
+          EXPECT_THROW(parprim::exclusive_scan(p.policy, v, out, 0, op), operator_failure);
+          EXPECT_THROW(parprim::segmented_exclusive_scan(p.policy, v, heads, out, 0, op),
+                       operator_failure);
+          if (n > 1) {  // a one-element inclusive scan applies no op
+            EXPECT_THROW(parprim::inclusive_scan(p.policy, v, out, op), operator_failure);
+            EXPECT_THROW(parprim::segmented_inclusive_scan(p.policy, v, heads, out, op),
+                         operator_failure);
+          }
+        });
   }
 }
 
@@ -198,7 +193,8 @@ TEST(OmpThreads, MoreThanTheProcessMayStartRaises) {
   ASSERT_EQ(getrlimit(RLIMIT_NPROC, &saved), 0);
   rlimit low = saved;
   low.rlim_cur = 64;  // lowering the soft limit is always allowed
-  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < low.rlim_cur) low.rlim_cur = saved.rlim_max;
+  if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < low.rlim_cur)
+    low.rlim_cur = saved.rlim_max;
   ASSERT_EQ(setrlimit(RLIMIT_NPROC, &low), 0);
   std::vector<int> v(1000, 1), out(1000, -1);
   const auto policy = parprim::omp.threads(static_cast<int>(low.rlim_cur) + 1).grain(1);

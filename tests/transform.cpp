@@ -71,9 +71,9 @@ TYPED_TEST(Transform, ReduceSumOfSquares) {
     std::int64_t want = 7;
     for (auto x : v) want += std::int64_t{x} * x;
     host_buffer<std::int32_t> in(v);
-    const std::int64_t got = parprim::transform_reduce(
-        policy, std::span<const std::int32_t>(in.range()), std::int64_t{7}, parprim::plus{},
-        square_wide{});
+    const std::int64_t got =
+        parprim::transform_reduce(policy, std::span<const std::int32_t>(in.range()),
+                                  std::int64_t{7}, parprim::plus{}, square_wide{});
     ASSERT_EQ(got, want);
     ASSERT_TRUE(unchanged(in.read_all(), std::span<const std::int32_t>(v))) << "the input changed";
   });
@@ -120,10 +120,9 @@ TYPED_TEST(Transform, ReduceFloatWithinBound) {
       want += 0.5L * x + 1.0L;
       magnitude += std::fabs(0.5L * x + 1.0L);
     }
-    const double got =
-        parprim::transform_reduce(policy, v, 0.25, parprim::plus{}, half_plus_one{});
-    const long double bound = 2.0L * static_cast<long double>(n + 1) *
-                              std::numeric_limits<double>::epsilon() * magnitude;
+    const double got = parprim::transform_reduce(policy, v, 0.25, parprim::plus{}, half_plus_one{});
+    const long double bound =
+        2.0L * static_cast<long double>(n + 1) * std::numeric_limits<double>::epsilon() * magnitude;
     ASSERT_LE(std::fabs(static_cast<long double>(got) - want), bound);
   });
 }

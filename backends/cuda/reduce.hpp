@@ -83,17 +83,18 @@ struct reduce_impl<basic_cuda_policy<R, S>> {
                   "parprim::transform_reduce(parprim::cuda, ...) reads device memory: pass "
                   "parprim::device_span<T> inputs, not host ranges.");
 #if defined(__CUDACC__)
-    static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> &&
-                      alignof(T) <= 16,
-                  "parprim::transform_reduce(parprim::cuda, ...): the accumulator type must be "
-                  "trivially copyable, default constructible and aligned to at most 16 bytes");
+    static_assert(
+        std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> && alignof(T) <= 16,
+        "parprim::transform_reduce(parprim::cuda, ...): the accumulator type must be "
+        "trivially copyable, default constructible and aligned to at most 16 bytes");
     if (in.size() == 0) return init;
     const cuda::launch_options options{policy.stream(), policy.device_id()};
     if constexpr (requires { in.base2(); }) {
-      using load = cuda::binary_transform_load<typename View::source1_type,
-                                               typename View::source2_type, T,
-                                               typename View::function_type>;
-      return cuda::transform_reduce(options, load{in.base1().data(), in.base2().data(), in.function()},
+      using load =
+          cuda::binary_transform_load<typename View::source1_type, typename View::source2_type, T,
+                                      typename View::function_type>;
+      return cuda::transform_reduce(options,
+                                    load{in.base1().data(), in.base2().data(), in.function()},
                                     in.size(), std::move(init), op);
     } else {
       using load =

@@ -106,10 +106,10 @@ struct scan_impl<basic_cuda_policy<R, S>> {
                         const unary_transform_view<device_span<const In>, F>& in,
                         device_span<T> out, cuda::scan_kind kind, const T* init, Op op) {
 #if defined(__CUDACC__)
-    static_assert(std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> &&
-                      alignof(T) <= 16,
-                  "parprim CUDA scans: the output type must be trivially copyable, default "
-                  "constructible and aligned to at most 16 bytes");
+    static_assert(
+        std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> && alignof(T) <= 16,
+        "parprim CUDA scans: the output type must be trivially copyable, default "
+        "constructible and aligned to at most 16 bytes");
     cuda::transform_scan<S>(
         cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
         in.base().data(), out.data(), in.size(), kind, init, op, in.function());

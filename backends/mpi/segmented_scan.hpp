@@ -67,9 +67,9 @@ struct segmented_scan_impl<mpi_policy<Local>> {
   /// The segmented value just before this block, as a {value, head} pair (empty if no rank to
   /// the left has elements). `h` is the block's first head (its size if none).
   template <class Out, class Input, class Flag, class Op>
-  static std::optional<flagged<Out>> carry_in(const mpi_policy<Local>& policy,
-                                              const Input& in, std::span<const Flag> flags,
-                                              std::size_t h, const Op& op) {
+  static std::optional<flagged<Out>> carry_in(const mpi_policy<Local>& policy, const Input& in,
+                                              std::span<const Flag> flags, std::size_t h,
+                                              const Op& op) {
     namespace md = mpi_detail;
     md::require_combinable<typename Input::value_type, Out, Op>();
     const md::context ctx = md::make_context(policy.communicator());

@@ -43,8 +43,8 @@ T transform_reduce(const mpi_policy<Local>& policy, const InputRange& in, T init
 /// have the same size (checked on every rank).
 template <class Local, class InputRange1, class InputRange2, class T, class ReduceOp,
           class BinaryOp>
-T transform_reduce(const mpi_policy<Local>& policy, const InputRange1& in1,
-                   const InputRange2& in2, T init, ReduceOp op, BinaryOp f) {
+T transform_reduce(const mpi_policy<Local>& policy, const InputRange1& in1, const InputRange2& in2,
+                   T init, ReduceOp op, BinaryOp f) {
   const auto input1 = detail::as_input_span(in1);
   const auto input2 = detail::as_input_span(in2);
   const detail::binary_transform_view view(input1, input2, f);
@@ -78,8 +78,7 @@ void transform_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
 }
 
 /// \brief parprim::transform_exclusive_scan on a communicator; as parprim::exclusive_scan there.
-template <class Local, class InputRange, class OutputRange, class T, class BinaryOp,
-          class UnaryOp>
+template <class Local, class InputRange, class OutputRange, class T, class BinaryOp, class UnaryOp>
 void transform_exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in,
                               OutputRange&& out, T init, BinaryOp op, UnaryOp f) {
   const auto input = detail::as_input_span(in);

@@ -27,8 +27,7 @@ struct reduce_impl<omp_policy> {
     namespace od = openmp::detail;
     const std::size_t n = in.size();
     const int team = od::team_size(policy, n);
-    if (team <= 1)
-      return od::fold(std::move(init), in, 0, n, op);
+    if (team <= 1) return od::fold(std::move(init), in, 0, n, op);
 
     std::vector<od::cache_padded<std::optional<T>>> partial(static_cast<std::size_t>(team));
     od::first_exception error;
@@ -37,8 +36,7 @@ struct reduce_impl<omp_policy> {
       const auto [b, e] = od::block_of(n, omp_get_num_threads(), omp_get_thread_num());
       if (b < e)
         error.run([&, b = b, e = e] {
-          partial[omp_get_thread_num()].value.emplace(
-              od::fold_nonempty<T>(in, b, e, op));
+          partial[omp_get_thread_num()].value.emplace(od::fold_nonempty<T>(in, b, e, op));
         });
     }
     error.rethrow_if_failed();

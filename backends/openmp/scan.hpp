@@ -18,7 +18,8 @@ template <>
 struct scan_impl<omp_policy> {
   template <class Input, class Out, class Op>
   static void inclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
+    const int team =
+        openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       std::size_t i = b;
@@ -38,7 +39,8 @@ struct scan_impl<omp_policy> {
   template <class Input, class Out, class Op>
   static void exclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Out init,
                         Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
+    const int team =
+        openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
       // carry is never null: the running carry starts at init
@@ -61,8 +63,9 @@ struct scan_impl<omp_policy> {
       return od::fold_nonempty<Out>(in, b, e, op);
     };
     const auto combine = [&](const Out& a, const Out& b) { return static_cast<Out>(op(a, b)); };
-    od::tiled_scan<Out>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)), carry,
-                        total, combine, scan_block);
+    od::tiled_scan<Out>(in.size(), team,
+                        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
+                        carry, total, combine, scan_block);
   }
 };
 

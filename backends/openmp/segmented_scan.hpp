@@ -22,7 +22,8 @@ struct segmented_scan_impl<omp_policy> {
   template <class Input, class Flag, class Out, class Op>
   static void inclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
+    const int team =
+        openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
@@ -31,7 +32,8 @@ struct segmented_scan_impl<omp_policy> {
       if (restart) out[i++] = first;
       openmp::detail::write_sequence(
           out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
-            acc = flags[k] ? static_cast<Out>(in[k]) : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+            acc = flags[k] ? static_cast<Out>(in[k])
+                           : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
             return acc;
           });
     };
@@ -41,7 +43,8 @@ struct segmented_scan_impl<omp_policy> {
   template <class Input, class Flag, class Out, class Op>
   static void exclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Out init, Op op) {
-    const int team = openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
+    const int team =
+        openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
       // acc = init op (the segment's elements before k)
@@ -61,8 +64,8 @@ struct segmented_scan_impl<omp_policy> {
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
   template <class Out, class Input, class Flag, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, const Input& in,
-                  std::span<const Flag> flags, Op op, ScanBlock scan_block) {
+  static void run(int team, const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+                  Op op, ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
       std::size_t h = e;
@@ -71,9 +74,9 @@ struct segmented_scan_impl<omp_policy> {
       const std::size_t from = h > b ? h - 1 : b;
       return flagged<Out>{od::fold_nonempty<Out>(in, from, e, op), head};
     };
-    od::tiled_scan<flagged<Out>>(in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
-                                 static_cast<const flagged<Out>*>(nullptr), total, flag_op<Op>{op},
-                                 scan_block);
+    od::tiled_scan<flagged<Out>>(
+        in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
+        static_cast<const flagged<Out>*>(nullptr), total, flag_op<Op>{op}, scan_block);
   }
 };
 

@@ -60,7 +60,8 @@ void add_transform() {
     });
   });
   add("reduce/cub_transform_reduce/" + t, [](benchmark::State& state, std::size_t n) {
-    run_reduce<T>(state, n, [n](const T* x) { return static_cast<T>(cub_transform_reduce(x, n) / 2); });
+    run_reduce<T>(state, n,
+                  [n](const T* x) { return static_cast<T>(cub_transform_reduce(x, n) / 2); });
   });
 }
 

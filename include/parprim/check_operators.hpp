@@ -60,19 +60,17 @@ struct operator_check_equal {
 namespace detail {
 
 template <class T>
-inline constexpr bool checkable_v =
-    std::is_floating_point_v<T> || std::equality_comparable<T> ||
-    std::has_unique_object_representations_v<T>;
+inline constexpr bool checkable_v = std::is_floating_point_v<T> || std::equality_comparable<T> ||
+                                    std::has_unique_object_representations_v<T>;
 
 template <class T>
 bool check_equal(const T& x, const T& y, const T& a, const T& b, const T& c) {
   if constexpr (std::is_floating_point_v<T>) {
     if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
     if (x == y) return true;
-    const long double scale = std::fabs(static_cast<long double>(a)) +
-                              std::fabs(static_cast<long double>(b)) +
-                              std::fabs(static_cast<long double>(c)) +
-                              std::fabs(static_cast<long double>(x));
+    const long double scale =
+        std::fabs(static_cast<long double>(a)) + std::fabs(static_cast<long double>(b)) +
+        std::fabs(static_cast<long double>(c)) + std::fabs(static_cast<long double>(x));
     if (!std::isfinite(scale)) return false;
     return std::fabs(static_cast<long double>(x) - static_cast<long double>(y)) <=
            8.0L * static_cast<long double>(std::numeric_limits<T>::epsilon()) * scale;
@@ -150,9 +148,9 @@ void check_operator_laws(const char* fn, const Op& op, const std::vector<T>& sam
         const T ba = apply(b, a);
         if (!check_equal(ab, ba, a, b, b))
           law_broken<Op, T>(fn, "the commutativity it declares",
-                            "op(a, b) = " + show_operand(ab) + " but op(b, a) = " +
-                                show_operand(ba) + " for a = " + show_operand(a) +
-                                ", b = " + show_operand(b));
+                            "op(a, b) = " + show_operand(ab) +
+                                " but op(b, a) = " + show_operand(ba) +
+                                " for a = " + show_operand(a) + ", b = " + show_operand(b));
       }
       if constexpr (has_identity_v<std::remove_cvref_t<Op>, T>) {
         const T e = identity_v<std::remove_cvref_t<Op>, T>();
@@ -160,9 +158,8 @@ void check_operator_laws(const char* fn, const Op& op, const std::vector<T>& sam
         const T ae = apply(a, e);
         if (!check_equal(ea, a, a, a, a) || !check_equal(ae, a, a, a, a))
           law_broken<Op, T>(fn, "its identity",
-                            "op(e, a) = " + show_operand(ea) + ", op(a, e) = " +
-                                show_operand(ae) + " for e = " + show_operand(e) +
-                                ", a = " + show_operand(a));
+                            "op(e, a) = " + show_operand(ea) + ", op(a, e) = " + show_operand(ae) +
+                                " for e = " + show_operand(e) + ", a = " + show_operand(a));
       }
     }
   }

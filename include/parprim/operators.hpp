@@ -49,8 +49,8 @@ PARPRIM_HOST_DEVICE constexpr auto float_bits(F x) {
 /// \brief float and double: the types whose NaNs and zeros the min/max order ranks by bits.
 template <class F>
 inline constexpr bool ieee_bits_v =
-    std::is_floating_point_v<F> && (sizeof(F) == 4 || sizeof(F) == 8) &&
-    std::numeric_limits<F>::is_iec559;
+    std::is_floating_point_v<F> &&
+    (sizeof(F) == 4 || sizeof(F) == 8) && std::numeric_limits<F>::is_iec559;
 
 template <class F>
 PARPRIM_HOST_DEVICE constexpr bool sign_bit(F x) {

@@ -5,9 +5,9 @@
 /// (parprim::openmp, ...), which defines its `PARPRIM_HAS_<BACKEND>` macro; the one `#if` per
 /// optional backend below is the only place that looks at those macros.
 
+#include <parprim/check_operators.hpp>
 #include <parprim/config.hpp>
 #include <parprim/error.hpp>
-#include <parprim/check_operators.hpp>
 #include <parprim/operators.hpp>
 #include <parprim/policy.hpp>
 #include <parprim/reduce.hpp>

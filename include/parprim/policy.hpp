@@ -38,7 +38,8 @@ class omp_policy {
   /// the process when the system refuses a thread.
   static constexpr int max_threads = 4096;
 
-  /// \brief Use at most `n` threads. \throws parprim::invalid_argument unless 1 <= n <= max_threads.
+  /// \brief Use at most `n` threads. \throws parprim::invalid_argument unless 1 <= n <=
+  /// max_threads.
   omp_policy threads(int n) const {
     if (n < 1 || n > max_threads)
       throw invalid_argument("parprim::omp.threads(n): n must be in [1, " +

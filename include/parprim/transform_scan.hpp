@@ -31,10 +31,9 @@ void transform_inclusive_scan(const Policy& policy, const InputRange& in, Output
 
 /// \brief `out[i] = init op T(f(in[0])) op ... op T(f(in[i-1]))`; otherwise as
 /// transform_inclusive_scan.
-template <class Policy, class InputRange, class OutputRange, class T, class BinaryOp,
-          class UnaryOp>
-void transform_exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out,
-                              T init, BinaryOp op, UnaryOp f) {
+template <class Policy, class InputRange, class OutputRange, class T, class BinaryOp, class UnaryOp>
+void transform_exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out, T init,
+                              BinaryOp op, UnaryOp f) {
   using impl = detail::scan_impl<Policy>;
   detail::require_backend<impl>();
   const auto input = detail::as_input_span(in);

@@ -20,9 +20,7 @@ namespace parprim_cuda_test {
 namespace {
 
 struct square_wide {
-  __host__ __device__ std::int64_t operator()(std::int32_t x) const {
-    return std::int64_t{x} * x;
-  }
+  __host__ __device__ std::int64_t operator()(std::int32_t x) const { return std::int64_t{x} * x; }
 };
 struct times_wide {
   __host__ __device__ std::int64_t operator()(std::int32_t a, std::int32_t b) const {
@@ -93,11 +91,12 @@ TEST(CudaTransform, ScansEveryRung) {
     SCOPED_TRACE("n = " + std::to_string(n));
     const auto a = random_ints(rng, n);
     std::vector<float> f(n);
-    for (std::size_t i = 0; i < n; ++i) f[i] = static_cast<float>(a[i] % 2);  // 2x + 1 in {-1, 1, 3}: exact sums
+    for (std::size_t i = 0; i < n; ++i)
+      f[i] = static_cast<float>(a[i] % 2);  // 2x + 1 in {-1, 1, 3}: exact sums
     std::vector<std::int64_t> want_incl(n), want_excl(n);
     parprim::transform_inclusive_scan(parprim::seq, a, want_incl, parprim::plus{}, square_wide{});
-    parprim::transform_exclusive_scan(parprim::seq, a, want_excl, std::int64_t{11},
-                                      parprim::plus{}, square_wide{});
+    parprim::transform_exclusive_scan(parprim::seq, a, want_excl, std::int64_t{11}, parprim::plus{},
+                                      square_wide{});
     std::vector<float> want_f(n);
     parprim::transform_inclusive_scan(parprim::seq, f, want_f, parprim::plus{}, twice_plus_one{});
     const parprim::device_buffer<std::int32_t> da(a);

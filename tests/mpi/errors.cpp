@@ -133,9 +133,8 @@ TEST(MpiErrors, ThrowingOperatorRaisesOnEveryRank) {
     };
     check("reduce", [&] { (void)parprim::reduce(policy, in, 0, throwing_plus{}); });
     check("inclusive_scan", [&] { parprim::inclusive_scan(policy, in, out, throwing_plus{}); });
-    check("segmented_exclusive_scan", [&] {
-      parprim::segmented_exclusive_scan(policy, in, heads, out, 0, throwing_plus{});
-    });
+    check("segmented_exclusive_scan",
+          [&] { parprim::segmented_exclusive_scan(policy, in, heads, out, 0, throwing_plus{}); });
     const std::vector<int> ones(10, 1);
     EXPECT_EQ(parprim::reduce(policy, ones, 0), 10 * w.size);
   }

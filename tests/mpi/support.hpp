@@ -167,8 +167,8 @@ template <class F>
 struct parprim::operator_check_equal<parprim_mpi_test::affine<F>> {
   static bool equal(const parprim_mpi_test::affine<F>& x, const parprim_mpi_test::affine<F>& y) {
     const auto close = [](F u, F v) {
-      return std::fabs(u - v) <= 8 * std::numeric_limits<F>::epsilon() *
-                                     (std::fabs(u) + std::fabs(v) + F(1));
+      return std::fabs(u - v) <=
+             8 * std::numeric_limits<F>::epsilon() * (std::fabs(u) + std::fabs(v) + F(1));
     };
     return close(x.a, y.a) && close(x.b, y.b);
   }
@@ -347,11 +347,11 @@ struct with_locals {
 };
 
 /// \brief Every combination the typed suites run.
-using all_combos = with_locals<i8_into_i64_plus, i32_plus, i32_min, i32_max, i64_plus, i64_min,
-                               i64_max, u32_plus, u32_min, u32_max, f32_plus, f32_min, f32_max,
-                               f64_plus, f64_min, f64_max, f32_min_special, f64_max_special,
-                               f64_into_i32_plus, ld_user_plus, struct_plus, struct_min, struct_max,
-                               mat2_u32_product, affine_f64, argmin, bytes_opaque>::type;
+using all_combos =
+    with_locals<i8_into_i64_plus, i32_plus, i32_min, i32_max, i64_plus, i64_min, i64_max, u32_plus,
+                u32_min, u32_max, f32_plus, f32_min, f32_max, f64_plus, f64_min, f64_max,
+                f32_min_special, f64_max_special, f64_into_i32_plus, ld_user_plus, struct_plus,
+                struct_min, struct_max, mat2_u32_product, affine_f64, argmin, bytes_opaque>::type;
 
 struct combo_names {
   template <class C>

@@ -47,23 +47,21 @@ TYPED_TEST(MpiTransform, ReduceMatchesSequential) {
   const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::policy());
   for_each_problem<i32_values>(11, [&](const problem<i32_values>& p) {
     const auto mine = p.my_in();
-    EXPECT_EQ(parprim::transform_reduce(policy, mine, std::int64_t{5}, parprim::plus{},
-                                        square_wide{}),
-              parprim::transform_reduce(parprim::seq, p.global_in, std::int64_t{5},
-                                        parprim::plus{}, square_wide{}));
+    EXPECT_EQ(
+        parprim::transform_reduce(policy, mine, std::int64_t{5}, parprim::plus{}, square_wide{}),
+        parprim::transform_reduce(parprim::seq, p.global_in, std::int64_t{5}, parprim::plus{},
+                                  square_wide{}));
     // two inputs: the block with itself reversed within the rank (any same-size pair will do)
     const std::vector<std::int32_t> other(mine.rbegin(), mine.rend());
     const std::vector<std::int32_t> global_other = allgather_blocks<std::int32_t>(other, p.blocks);
-    EXPECT_EQ(parprim::transform_reduce(policy, mine, other, std::int64_t{0}, parprim::plus{},
-                                        [](std::int32_t a, std::int32_t b) {
-                                          return std::int64_t{a} * b;
-                                        }),
-              parprim::transform_reduce(parprim::seq, p.global_in, global_other, std::int64_t{0},
-                                        parprim::plus{}, [](std::int32_t a, std::int32_t b) {
-                                          return std::int64_t{a} * b;
-                                        }));
-    const mat2 got = parprim::transform_reduce(policy, mine, mat2{{1, 0, 0, 1}}, mat2_product{},
-                                               to_mat2{});
+    EXPECT_EQ(parprim::transform_reduce(
+                  policy, mine, other, std::int64_t{0}, parprim::plus{},
+                  [](std::int32_t a, std::int32_t b) { return std::int64_t{a} * b; }),
+              parprim::transform_reduce(
+                  parprim::seq, p.global_in, global_other, std::int64_t{0}, parprim::plus{},
+                  [](std::int32_t a, std::int32_t b) { return std::int64_t{a} * b; }));
+    const mat2 got =
+        parprim::transform_reduce(policy, mine, mat2{{1, 0, 0, 1}}, mat2_product{}, to_mat2{});
     EXPECT_TRUE(got == parprim::transform_reduce(parprim::seq, p.global_in, mat2{{1, 0, 0, 1}},
                                                  mat2_product{}, to_mat2{}));
   });
@@ -92,8 +90,8 @@ TYPED_TEST(MpiTransform, ScansMatchSequential) {
     std::vector<mat2> want_m(p.n);
     parprim::transform_inclusive_scan(parprim::seq, global_m, want_m, mat2_product{}, square);
     std::vector<mat2> data(global_m.begin() + static_cast<std::ptrdiff_t>(p.blocks.offset[p.rank]),
-                           global_m.begin() + static_cast<std::ptrdiff_t>(
-                                                  p.blocks.offset[p.rank] + p.blocks.count[p.rank]));
+                           global_m.begin() + static_cast<std::ptrdiff_t>(p.blocks.offset[p.rank] +
+                                                                          p.blocks.count[p.rank]));
     parprim::transform_inclusive_scan(policy, data, data, mat2_product{}, square);
     EXPECT_TRUE(allgather_blocks<mat2>(data, p.blocks) == want_m) << "in place";
   });

@@ -40,8 +40,8 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
-#include <type_traits>
 #include <ostream>
+#include <type_traits>
 
 #include <parprim/operators.hpp>
 

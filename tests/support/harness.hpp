@@ -254,8 +254,7 @@ F special_value(rng_t& r) {
     case 1:
       return -std::numeric_limits<F>::quiet_NaN();
     case 2:  // a NaN with a random payload and sign
-      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) |
-                                             U{1}));
+      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) | U{1}));
     case 3:
     case 4:
       return F(0);
@@ -439,7 +438,8 @@ struct reference {
           e.exact[guard + i] = acc;
           acc = static_cast<Acc>(Op{}(acc, static_cast<Acc>(in[i])));
         } else {
-          acc = head ? static_cast<Acc>(in[i]) : static_cast<Acc>(Op{}(acc, static_cast<Acc>(in[i])));
+          acc =
+              head ? static_cast<Acc>(in[i]) : static_cast<Acc>(Op{}(acc, static_cast<Acc>(in[i])));
           e.exact[guard + i] = acc;
         }
       }

@@ -105,8 +105,7 @@ class multi_pass {
 /// \brief The order-preserving single-pass shape for elements of `In`: each block a whole
 /// number of warp runs, at most `max_grid` blocks.
 template <class In>
-void ordered_shape(std::size_t n, std::size_t max_grid, std::size_t& grid,
-                   std::size_t& per_block) {
+void ordered_shape(std::size_t n, std::size_t max_grid, std::size_t& grid, std::size_t& per_block) {
   constexpr std::size_t tile = std::size_t(warp_threads) * ordered_run_v<In>;
   per_block = ceil_div(ceil_div(n, max_grid), tile) * tile;
   grid = ceil_div(n, per_block);
@@ -147,10 +146,10 @@ class single_pass {
                unsigned* ticket, T* out, cudaStream_t stream) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
     using convert = transform_convert<T, F>;
-    launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op,
-                                                convert>,
-           grid_, block, 0, stream, load.in, n_, per_block_, s, init, identity_v<Op, T>(), op,
-           convert{load.f});
+    launch(
+        reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op, convert>,
+        grid_, block, 0, stream, load.in, n_, per_block_, s, init, identity_v<Op, T>(), op,
+        convert{load.f});
   }
 
   /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`.
@@ -165,8 +164,8 @@ class single_pass {
              static_convert<T>{});
     } else {
       using load = converting_load<In, T>;
-      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>, grid_,
-             block, 0, stream, load{in}, n_, per_block_, s, init, op);
+      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>, grid_, block,
+             0, stream, load{in}, n_, per_block_, s, init, op);
     }
   }
 
@@ -193,7 +192,8 @@ class transform_single_pass {
 
   transform_single_pass(std::size_t n, int device) : n_(n) {
     ordered_shape<element_type>(
-        n, static_cast<std::size_t>(multiprocessor_count(device)) * single_pass_tuning::blocks_per_sm,
+        n,
+        static_cast<std::size_t>(multiprocessor_count(device)) * single_pass_tuning::blocks_per_sm,
         grid_, per_block_);
   }
   std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }

@@ -58,8 +58,7 @@ struct transform_driver<unary_transform_load<In, T, F>, T, Op> {
 
 /// \brief parprim::transform_reduce on the GPU: `init op load(0) op ... op load(n-1)`.
 template <class Load, class T, class Op>
-T transform_reduce(const launch_options& options, const Load& load, std::size_t n, T init,
-                   Op op) {
+T transform_reduce(const launch_options& options, const Load& load, std::size_t n, T init, Op op) {
   return run_synchronous<typename transform_driver<Load, T, Op>::type>(options, load, n,
                                                                        std::move(init), op);
 }

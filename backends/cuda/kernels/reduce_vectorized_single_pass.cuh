@@ -190,13 +190,11 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
     for (unsigned u = 0; u < Unroll; ++u)
       if (i + u * BlockSize < last)
 #pragma unroll
-        for (unsigned k = 0; k < width; ++k)
-          acc = static_cast<T>(op(acc, convert(x[u].v[k])));
+        for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, convert(x[u].v[k])));
   }
   if (blockIdx.x == 0) {
     if (threadIdx.x < head) acc = static_cast<T>(op(acc, convert(in[threadIdx.x])));
-    if (tail + threadIdx.x < n)
-      acc = static_cast<T>(op(acc, convert(in[tail + threadIdx.x])));
+    if (tail + threadIdx.x < n) acc = static_cast<T>(op(acc, convert(in[tail + threadIdx.x])));
   }
   const T total = block_reduce_ordered<BlockSize>(acc, BlockSize, op, slots.get());
   __syncthreads();  // the slots are reused by the last block

@@ -46,9 +46,9 @@ inline constexpr bool predefined_op_v = [] {
   } else {
     // MPI_MIN / MPI_MAX do not order NaN and signed zeros as parprim's minimum / maximum do
     // (operators.hpp): floating-point min / max travel as user operations.
-    constexpr bool arith = std::is_same_v<O, plus> || std::is_same_v<O, multiplies> ||
-                           (std::is_integral_v<T> &&
-                            (std::is_same_v<O, minimum> || std::is_same_v<O, maximum>));
+    constexpr bool arith =
+        std::is_same_v<O, plus> || std::is_same_v<O, multiplies> ||
+        (std::is_integral_v<T> && (std::is_same_v<O, minimum> || std::is_same_v<O, maximum>));
     constexpr bool bits =
         std::is_integral_v<T> &&
         (std::is_same_v<O, bit_and> || std::is_same_v<O, bit_or> || std::is_same_v<O, bit_xor>);

@@ -26,11 +26,12 @@ inline constexpr std::size_t lanes_v = 128 / sizeof(T) < 4 ? 4 : 128 / sizeof(T)
 /// signed fold can overflow where the left fold does not, which is undefined behaviour, while
 /// the unsigned fold wraps and converts back to the left fold's result.
 template <class Op, class T>
-using lane_t = typename std::conditional_t<
-    std::is_integral_v<T> && std::is_signed_v<T> &&
-        (std::is_same_v<std::remove_cvref_t<Op>, plus> ||
-         std::is_same_v<std::remove_cvref_t<Op>, multiplies>),
-    std::make_unsigned<std::common_type_t<T, int>>, std::type_identity<T>>::type;
+using lane_t =
+    typename std::conditional_t<std::is_integral_v<T> && std::is_signed_v<T> &&
+                                    (std::is_same_v<std::remove_cvref_t<Op>, plus> ||
+                                     std::is_same_v<std::remove_cvref_t<Op>, multiplies>),
+                                std::make_unsigned<std::common_type_t<T, int>>,
+                                std::type_identity<T>>::type;
 
 /// \brief `acc op in[b] op ... op in[b + n - 1]`; `in` is a span or a transform view
 /// (detail/transform_view.hpp), read once per element.

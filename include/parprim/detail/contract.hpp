@@ -10,7 +10,7 @@ namespace parprim::detail {
 
 template <class Op, class T>
 concept binary_operator_on = std::is_invocable_v<const Op&, const T&, const T&> &&
-                             std::is_constructible_v<T, std::invoke_result_t<const Op&, const T&, const T&>>;
+    std::is_constructible_v<T, std::invoke_result_t<const Op&, const T&, const T&>>;
 
 /// \brief Readable compile errors for a call whose operator or types break the contract.
 template <class In, class T, class Op>

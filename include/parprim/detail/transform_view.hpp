@@ -50,8 +50,8 @@ class binary_transform_view {
   using source1_type = typename Base1::value_type;
   using source2_type = typename Base2::value_type;
   using function_type = F;
-  using value_type = std::remove_cvref_t<
-      std::invoke_result_t<const F&, const source1_type&, const source2_type&>>;
+  using value_type =
+      std::remove_cvref_t<std::invoke_result_t<const F&, const source1_type&, const source2_type&>>;
 
   binary_transform_view(Base1 base1, Base2 base2, F f) : base1_(base1), base2_(base2), f_(f) {}
 
@@ -62,8 +62,7 @@ class binary_transform_view {
   const Base2& base2() const noexcept { return base2_; }
   const F& function() const noexcept { return f_; }
   value_type operator[](std::size_t i) const { return f_(base1_[i], base2_[i]); }
-  binary_transform_view subspan(std::size_t offset,
-                                std::size_t count = std::dynamic_extent) const {
+  binary_transform_view subspan(std::size_t offset, std::size_t count = std::dynamic_extent) const {
     if (count == std::dynamic_extent) return {base1_.subspan(offset), base2_.subspan(offset), f_};
     return {base1_.subspan(offset, count), base2_.subspan(offset, count), f_};
   }
