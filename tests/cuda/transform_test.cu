@@ -27,17 +27,10 @@ struct times_wide {
     return std::int64_t{a} * b;
   }
 };
-/// A 2x2 matrix of uint32 (mod 2^32) and its product: associative, not commutative.
-struct mat2 {
-  std::uint32_t a, b, c, d;
-  friend bool operator==(const mat2&, const mat2&) = default;
-};
-struct mat2_multiply {
-  __host__ __device__ mat2 operator()(const mat2& x, const mat2& y) const {
-    return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
-            x.c * y.b + x.d * y.d};
-  }
-};
+/// The 2x2 matrices of uint32 and their product (associative, not commutative) of
+/// cuda_test_support.hpp.
+using scans::mat2;
+using scans::mat2_multiply;
 struct to_mat2 {
   __host__ __device__ mat2 operator()(std::int32_t x) const {
     const auto u = static_cast<std::uint32_t>(x);

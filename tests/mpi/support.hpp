@@ -30,6 +30,8 @@
 
 #include <parprim/parprim.hpp>
 
+#include "../support/special_values.hpp"
+
 namespace parprim_mpi_test {
 
 using rng_t = std::mt19937_64;
@@ -193,31 +195,6 @@ struct exact_case {
   static constexpr bool exact = true;
 };
 
-/// \brief NaNs (signs, payloads), both zeros, both infinities and ordinary numbers: minimum and
-/// maximum must give parprim::seq's bits on every rank count and split.
-template <class F>
-F special_value(rng_t& r) {
-  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-  constexpr U exponent = std::bit_cast<U>(std::numeric_limits<F>::infinity());
-  constexpr U sign = U{1} << (8 * sizeof(F) - 1);
-  switch (uniform_int<int>(r, 0, 9)) {
-    case 0:
-      return std::numeric_limits<F>::quiet_NaN();
-    case 1:
-      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) | 1u));
-    case 2:
-      return F(0);
-    case 3:
-      return -F(0);
-    case 4:
-      return std::numeric_limits<F>::infinity();
-    case 5:
-      return -std::numeric_limits<F>::infinity();
-    default:
-      return uniform_real<F>(r, F(-100), F(100));
-  }
-}
-
 /// \brief A user operator on long double: its wire type {long double, bool} has 15 bytes of
 /// padding that the datatype does not describe (MPI's temporary buffers leave them out).
 struct ld_plus {
@@ -256,8 +233,10 @@ PARPRIM_TEST_CASE(f32_min, float, float, parprim::minimum, uniform_real<float>(r
 PARPRIM_TEST_CASE(f32_max, float, float, parprim::maximum, uniform_real<float>(r, -100, 100));
 PARPRIM_TEST_CASE(f64_min, double, double, parprim::minimum, uniform_real<double>(r, -100, 100));
 PARPRIM_TEST_CASE(f64_max, double, double, parprim::maximum, uniform_real<double>(r, -100, 100));
-PARPRIM_TEST_CASE(f32_min_special, float, float, parprim::minimum, special_value<float>(r));
-PARPRIM_TEST_CASE(f64_max_special, double, double, parprim::maximum, special_value<double>(r));
+PARPRIM_TEST_CASE(f32_min_special, float, float, parprim::minimum,
+                  parprim_test::special_value<float>(r));
+PARPRIM_TEST_CASE(f64_max_special, double, double, parprim::maximum,
+                  parprim_test::special_value<double>(r));
 PARPRIM_TEST_CASE(f64_into_i32_plus, double, std::int32_t, parprim::plus,
                   uniform_real<double>(r, -100.9, 100.9));
 PARPRIM_TEST_CASE(ld_user_plus, long double, long double, ld_plus,

@@ -23,6 +23,7 @@
 
 #include "backends.hpp"
 #include "buffer.hpp"
+#include "special_values.hpp"
 
 namespace parprim_test {
 
@@ -238,36 +239,6 @@ std::string show(const T& v) {
     os << v;  // user structs provide operator<<
   }
   return os.str();
-}
-
-/// \brief Values that make minimum / maximum hard: NaNs (several signs and payloads), both
-/// zeros, both infinities, runs of them, and ordinary numbers. Every backend must give the
-/// left fold's bits (operators.hpp: one total order).
-template <class F>
-F special_value(rng_t& r) {
-  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-  constexpr U exponent = std::bit_cast<U>(std::numeric_limits<F>::infinity());
-  constexpr U sign = U{1} << (8 * sizeof(F) - 1);
-  switch (uniform_int<int>(r, 0, 11)) {
-    case 0:
-      return std::numeric_limits<F>::quiet_NaN();
-    case 1:
-      return -std::numeric_limits<F>::quiet_NaN();
-    case 2:  // a NaN with a random payload and sign
-      return std::bit_cast<F>(static_cast<U>(exponent | (r() & (sign | (exponent >> 1))) | U{1}));
-    case 3:
-    case 4:
-      return F(0);
-    case 5:
-    case 6:
-      return -F(0);
-    case 7:
-      return std::numeric_limits<F>::infinity();
-    case 8:
-      return -std::numeric_limits<F>::infinity();
-    default:
-      return uniform_real<F>(r, F(-100), F(100));
-  }
 }
 
 /// \brief Exact equality: bitwise for floating point (so -0 != +0), == otherwise.
