@@ -31,6 +31,23 @@ inline std::string message_of_rank(const context& ctx, int first, std::string me
   return message;
 }
 
+/// \brief What `work()` threw on this rank, if anything, and its message.
+struct local_outcome {
+  std::exception_ptr failure;
+  std::string message;
+};
+template <class Work>
+local_outcome run_capturing(Work& work) {
+  try {
+    work();
+  } catch (const std::exception& e) {
+    return {std::current_exception(), e.what()};
+  } catch (...) {
+    return {std::current_exception(), "an exception not derived from std::exception"};
+  }
+  return {};
+}
+
 /// \brief Runs `checks()` on every rank; if it threw on any rank (`parprim::error`,
 /// or the operator, which the operator checker runs), every rank
 /// throws: the failing ranks their own exception, the others `parprim::invalid_argument`
@@ -39,14 +56,7 @@ template <class Local, class Checks>
 void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks checks) {
   // First (collective on the communicator's first use): the checks may use the context.
   const context ctx = make_context(policy.communicator());
-  std::exception_ptr failure;
-  std::string message;
-  try {
-    checks();
-  } catch (const std::exception& e) {  // parprim::error, or the user's operator (the checker)
-    failure = std::current_exception();
-    message = e.what();
-  }
+  auto [failure, message] = run_capturing(checks);
   const int root = policy.root_rank().value_or(-1);
   if (ctx.size > 1 && policy.collective_checks_enabled()) {
     // {first failing rank as size - rank (0: none), max root, -min root}
@@ -79,17 +89,7 @@ void agree_on_arguments(const mpi_policy<Local>& policy, const char* fn, Checks 
 template <class Local, class Work>
 void agree_on_local_work(const mpi_policy<Local>& policy, const char* fn, Work work) {
   const context ctx = make_context(policy.communicator());
-  std::exception_ptr failure;
-  std::string message;
-  try {
-    work();
-  } catch (const std::exception& e) {
-    failure = std::current_exception();
-    message = e.what();
-  } catch (...) {
-    failure = std::current_exception();
-    message = "an exception not derived from std::exception";
-  }
+  auto [failure, message] = run_capturing(work);
   if (ctx.size == 1 || !policy.collective_checks_enabled()) {
     if (failure) std::rethrow_exception(failure);
     return;
