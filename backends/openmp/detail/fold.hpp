@@ -33,12 +33,54 @@ using lane_t =
                                 std::make_unsigned<std::common_type_t<T, int>>,
                                 std::type_identity<T>>::type;
 
+/// \brief minimum / maximum of float or double: the lanes can fold with the plain comparison
+/// (one instruction) as long as no NaN and no -0 has been read, the only elements on which it
+/// differs from the operators' total order (operators.hpp).
+template <class Op, class T>
+inline constexpr bool plain_extreme_v = parprim::detail::ieee_bits_v<T> &&
+                                        (std::is_same_v<std::remove_cvref_t<Op>, minimum> ||
+                                         std::is_same_v<std::remove_cvref_t<Op>, maximum>);
+
+/// \brief The lane fold of minimum / maximum over `n >= 2 * Lanes` elements with the plain
+/// comparison, noting NaNs and -0; false if one was read (the caller folds again with `op`).
+template <std::size_t Lanes, class T, class Element, class Op>
+bool plain_extreme_lanes(T& acc, Element element, std::size_t n, Op op) {
+  constexpr bool is_max = std::is_same_v<std::remove_cvref_t<Op>, maximum>;
+  using U = decltype(parprim::detail::float_bits(T{}));
+  constexpr U negative_zero = U{1} << (8 * sizeof(T) - 1);
+  T lane[Lanes];
+  U special[Lanes];
+  for (std::size_t j = 0; j < Lanes; ++j) {
+    lane[j] = element(j);
+    special[j] = (lane[j] != lane[j]) | (parprim::detail::float_bits(lane[j]) == negative_zero);
+  }
+  std::size_t i = Lanes;
+  for (; i + Lanes <= n; i += Lanes)
+    for (std::size_t j = 0; j < Lanes; ++j) {
+      const T x = element(i + j);
+      special[j] |= (x != x) | (parprim::detail::float_bits(x) == negative_zero);
+      lane[j] = is_max ? (lane[j] < x ? x : lane[j]) : (x < lane[j] ? x : lane[j]);
+    }
+  U any = 0;
+  for (std::size_t j = 0; j < Lanes; ++j) any |= special[j];
+  if (any != 0) return false;
+  for (std::size_t j = 0; j < Lanes; ++j) acc = op(acc, lane[j]);
+  for (; i < n; ++i) acc = op(acc, element(i));
+  return true;
+}
+
 /// \brief `acc op in[b] op ... op in[b + n - 1]`; `in` is a span or a transform view
-/// (detail/transform_view.hpp), read once per element.
+/// (detail/transform_view.hpp), read once per element (twice for a float minimum / maximum over
+/// a block that holds a NaN or a -0).
 template <class T, class Input, class Op>
 T fold(T acc, const Input& in, std::size_t b, std::size_t n, Op op) {
   using In = typename Input::value_type;
-  if constexpr (lane_fold_v<Op, In, T>) {
+  if constexpr (lane_fold_v<Op, In, T> && plain_extreme_v<Op, T>) {
+    const auto element = [&in, b](std::size_t i) { return static_cast<T>(in[b + i]); };
+    constexpr std::size_t lanes = lanes_v<T>;
+    T fast = acc;
+    if (n >= 2 * lanes && plain_extreme_lanes<lanes>(fast, element, n, op)) return fast;
+  } else if constexpr (lane_fold_v<Op, In, T>) {
     using L = lane_t<Op, T>;
     constexpr std::size_t lanes = lanes_v<T>;
     const auto element = [&in, b](std::size_t i) {
