@@ -16,6 +16,7 @@
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/backends/mpi/reduce.hpp>
 #include <parprim/backends/mpi/scan.hpp>
+#include <parprim/check_operators.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/detail/transform_view.hpp>
 #include <parprim/transform_reduce.hpp>
@@ -23,11 +24,24 @@
 
 namespace parprim {
 
+namespace mpi_detail {
+/// \brief The transforms on a communicator read host blocks (seq and omp local policies).
+template <class InputSpan>
+constexpr void require_host_blocks() {
+  static_assert(detail::is_std_span_v<std::remove_cv_t<InputSpan>>,
+                "parprim::transform_* on parprim::mpi(comm).local(parprim::cuda) is not "
+                "available yet: use a host local policy (parprim::seq, parprim::omp), or "
+                "parprim::transform_* with parprim::cuda on each rank's block and "
+                "parprim::reduce / the scans on the communicator");
+}
+}  // namespace mpi_detail
+
 /// \brief parprim::transform_reduce on a communicator; results as parprim::reduce there.
 template <class Local, class InputRange, class T, class ReduceOp, class UnaryOp>
 T transform_reduce(const mpi_policy<Local>& policy, const InputRange& in, T init, ReduceOp op,
                    UnaryOp f) {
   const auto input = detail::as_input_span(in);
+  mpi_detail::require_host_blocks<decltype(input)>();
   const detail::unary_transform_view view(input, f);
   detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
   mpi_detail::agree_on_arguments(policy, "transform_reduce", [&] {
@@ -47,6 +61,7 @@ T transform_reduce(const mpi_policy<Local>& policy, const InputRange1& in1, cons
                    T init, ReduceOp op, BinaryOp f) {
   const auto input1 = detail::as_input_span(in1);
   const auto input2 = detail::as_input_span(in2);
+  mpi_detail::require_host_blocks<decltype(input1)>();
   const detail::binary_transform_view view(input1, input2, f);
   detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
   mpi_detail::agree_on_arguments(policy, "transform_reduce", [&] {
@@ -66,6 +81,7 @@ template <class Local, class InputRange, class OutputRange, class BinaryOp, clas
 void transform_inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in,
                               OutputRange&& out, BinaryOp op, UnaryOp f) {
   const auto input = detail::as_input_span(in);
+  mpi_detail::require_host_blocks<decltype(input)>();
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   const detail::unary_transform_view view(input, f);
   mpi_detail::agree_on_arguments(policy, "transform_inclusive_scan", [&] {
@@ -82,6 +98,7 @@ template <class Local, class InputRange, class OutputRange, class T, class Binar
 void transform_exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in,
                               OutputRange&& out, T init, BinaryOp op, UnaryOp f) {
   const auto input = detail::as_input_span(in);
+  mpi_detail::require_host_blocks<decltype(input)>();
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   using acc_t = typename decltype(output)::value_type;
   const acc_t start = static_cast<acc_t>(std::move(init));
