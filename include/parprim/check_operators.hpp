@@ -114,7 +114,7 @@ std::string operator_name() {
   return raw;
 }
 
-template <class Op, class T>
+template <class Op>
 [[noreturn]] void law_broken(const char* fn, const char* law, const std::string& detail) {
   throw invalid_argument(std::string("parprim::") + fn + ": the operator " + operator_name<Op>() +
                          " breaks " + law + ": " + detail);
@@ -139,27 +139,26 @@ void check_operator_laws(const char* fn, const Op& op, const std::vector<T>& sam
       const T left = apply(apply(a, b), c);
       const T right = apply(a, apply(b, c));
       if (!check_equal(left, right, a, b, c))
-        law_broken<Op, T>(fn, "associativity",
-                          "op(op(a, b), c) = " + show_operand(left) + " but op(a, op(b, c)) = " +
-                              show_operand(right) + " for a = " + show_operand(a) +
-                              ", b = " + show_operand(b) + ", c = " + show_operand(c));
+        law_broken<Op>(fn, "associativity",
+                       "op(op(a, b), c) = " + show_operand(left) + " but op(a, op(b, c)) = " +
+                           show_operand(right) + " for a = " + show_operand(a) +
+                           ", b = " + show_operand(b) + ", c = " + show_operand(c));
       if constexpr (is_commutative_v<Op>) {
         const T ab = apply(a, b);
         const T ba = apply(b, a);
         if (!check_equal(ab, ba, a, b, b))
-          law_broken<Op, T>(fn, "the commutativity it declares",
-                            "op(a, b) = " + show_operand(ab) +
-                                " but op(b, a) = " + show_operand(ba) +
-                                " for a = " + show_operand(a) + ", b = " + show_operand(b));
+          law_broken<Op>(fn, "the commutativity it declares",
+                         "op(a, b) = " + show_operand(ab) + " but op(b, a) = " + show_operand(ba) +
+                             " for a = " + show_operand(a) + ", b = " + show_operand(b));
       }
       if constexpr (has_identity_v<std::remove_cvref_t<Op>, T>) {
         const T e = identity_v<std::remove_cvref_t<Op>, T>();
         const T ea = apply(e, a);
         const T ae = apply(a, e);
         if (!check_equal(ea, a, a, a, a) || !check_equal(ae, a, a, a, a))
-          law_broken<Op, T>(fn, "its identity",
-                            "op(e, a) = " + show_operand(ea) + ", op(a, e) = " + show_operand(ae) +
-                                " for e = " + show_operand(e) + ", a = " + show_operand(a));
+          law_broken<Op>(fn, "its identity",
+                         "op(e, a) = " + show_operand(ea) + ", op(a, e) = " + show_operand(ae) +
+                             " for e = " + show_operand(e) + ", a = " + show_operand(a));
       }
     }
   }

@@ -52,38 +52,25 @@ inline constexpr bool ieee_bits_v =
     std::is_floating_point_v<F> &&
     (sizeof(F) == 4 || sizeof(F) == 8) && std::numeric_limits<F>::is_iec559;
 
-template <class F>
-PARPRIM_HOST_DEVICE constexpr bool sign_bit(F x) {
-  if constexpr (ieee_bits_v<F>)
-    return (float_bits(x) >> (8 * sizeof(F) - 1)) != 0;
-  else
-    return std::signbit(x);
-}
-
-/// \brief Of two NaNs, the one the min/max order keeps: the smaller bit pattern (float,
-/// double), else the first.
-template <class F>
-PARPRIM_HOST_DEVICE constexpr F nan_winner(F a, F b) {
-  if constexpr (ieee_bits_v<F>)
-    return float_bits(b) < float_bits(a) ? b : a;
-  else
-    return a;
-}
-
-/// \brief minimum (`Max` false) or maximum (`Max` true) of float or double in the order of the
-/// file comment, as one select on a condition without branches, so that loops of it vectorize:
-/// b wins when it is ordered before (after) a, when a is a NaN and b is not, when both are NaNs
-/// and b's bits are smaller, and for equal zeros when b is -0 (+0).
+/// \brief minimum (`Max` false) or maximum (`Max` true) of two floating-point values in the
+/// order of the file comment. float and double: one select on a condition without branches, so
+/// that loops of it vectorize: b wins when it is ordered before (after) a, when a is a NaN and b
+/// is not, when both are NaNs and b's bits are smaller, and for equal zeros when b is -0 (+0).
+/// long double: the same order, the first of two NaNs winning.
 template <bool Max, class F>
 PARPRIM_HOST_DEVICE constexpr F ordered_extreme(F a, F b) {
-  const auto ua = float_bits(a);
-  const auto ub = float_bits(b);
   const bool a_nan = a != a;
   const bool b_nan = b != b;
   const bool b_beyond = Max ? (a < b) : (b < a);
-  const bool b_zero_wins = (a == b) & (Max ? (ub < ua) : (ua < ub));
-  const bool take_b = b_beyond | (a_nan & (!b_nan | (ub < ua))) | b_zero_wins;
-  return take_b ? b : a;
+  if constexpr (ieee_bits_v<F>) {
+    const auto ua = float_bits(a);
+    const auto ub = float_bits(b);
+    const bool b_zero_wins = (a == b) & (Max ? (ub < ua) : (ua < ub));
+    return b_beyond | (a_nan & (!b_nan | (ub < ua))) | b_zero_wins ? b : a;
+  } else {
+    const bool b_zero_wins = a == b && (Max ? std::signbit(a) : std::signbit(b));
+    return b_beyond || (a_nan && !b_nan) || b_zero_wins ? b : a;
+  }
 }
 }  // namespace detail
 
@@ -106,14 +93,8 @@ struct multiplies {
 struct minimum {
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
-    if constexpr (detail::ieee_bits_v<A>) {
+    if constexpr (std::is_floating_point_v<A>) {
       return detail::ordered_extreme<false>(a, b);
-    } else if constexpr (std::is_floating_point_v<A>) {
-      if (b != b) return a != a ? detail::nan_winner(a, b) : a;
-      if (a != a) return b;
-      if (b < a) return b;
-      if (a < b) return a;
-      return detail::sign_bit(b) ? b : a;  // equal: -0 before +0
     } else {
       return b < a ? b : a;
     }
@@ -124,14 +105,8 @@ struct minimum {
 struct maximum {
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
-    if constexpr (detail::ieee_bits_v<A>) {
+    if constexpr (std::is_floating_point_v<A>) {
       return detail::ordered_extreme<true>(a, b);
-    } else if constexpr (std::is_floating_point_v<A>) {
-      if (b != b) return a != a ? detail::nan_winner(a, b) : a;
-      if (a != a) return b;
-      if (a < b) return b;
-      if (b < a) return a;
-      return detail::sign_bit(a) ? b : a;  // equal: +0 after -0
     } else {
       return a < b ? b : a;
     }
