@@ -1,0 +1,207 @@
+#pragma once
+/// \file
+/// \brief The fast path of the host exact sums: a chunk of up to 1024 floats or doubles is
+/// summed EXACTLY in ordinary double arithmetic, vectorizable, and only the chunk's few exact
+/// partial sums enter the superaccumulator (exact_accumulator.hpp).
+///
+/// A first pass over the chunk (in L1 afterwards) finds its largest magnitude, below 2^T, its
+/// smallest non-zero one, whose last place is 2^G, and whether it holds an infinity, a NaN or
+/// anything but -0. Then the elements are split into `levels` slices (Rump, Ogita and Oishi's
+/// error-free extraction): slice l of every element is a multiple of g_l = 2^(T_l - 43), at most
+/// 2^T_l in magnitude, with T_0 = T and T_(l+1) = T_l - 44, computed as
+/// `q = (sigma_l + r) - sigma_l`, `r -= q`, sigma_l = 1.5 * 2^(T_l + 9). The last slice is the
+/// remainder itself, a multiple of 2^G. So each slice's sum over at most 2^10 elements is a
+/// multiple of g_l below 2^53 g_l in magnitude, every partial sum is a double, and no addition
+/// rounds, whatever the order (lanes, then lanes together). One slice suffices when the
+/// chunk's exponents span at most 19 binades (float), two up to 63 (float) or 34 (double),
+/// three up to 107 / 78; beyond that, or with infinities or NaNs, the chunk is added element by
+/// element to the superaccumulator (exact too, only slower).
+///
+/// The double arithmetic must be IEEE round-to-nearest without reassociation: under
+/// -ffast-math (`__FAST_MATH__`) the chunk path is off and every element takes the integer
+/// path.
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <type_traits>
+
+#include <parprim/detail/exact_accumulator.hpp>
+
+namespace parprim::detail::exact {
+
+/// \brief Elements per chunk (2^chunk_log2): the slices' headroom is 53 - 43 = 10 bits.
+inline constexpr int chunk_log2 = 10;
+inline constexpr std::size_t chunk = std::size_t{1} << chunk_log2;
+/// \brief Independent accumulators per slice (SIMD lanes and instruction-level parallelism).
+inline constexpr std::size_t lanes = 16;
+/// \brief Bits of magnitude each extraction slice covers.
+inline constexpr int slice_bits = 44;
+/// \brief Most slices the chunk path runs (more: element by element).
+inline constexpr int max_levels = 3;
+
+#if defined(__FAST_MATH__)
+inline constexpr bool chunk_path_enabled = false;
+#else
+inline constexpr bool chunk_path_enabled = true;
+#endif
+
+/// \brief 2^e as a double, for e <= 1023 (0 below the smallest subnormal, 2^-1074).
+inline double pow2(int e) {
+  if (e >= -1022) return __builtin_bit_cast(double, static_cast<std::uint64_t>(e + 1023) << 52);
+  return e >= -1074 ? __builtin_bit_cast(double, std::uint64_t{1} << (e + 1074)) : 0.0;
+}
+
+/// \brief What the first pass learns about a chunk.
+struct chunk_survey {
+  int max_field;  ///< biased exponent field of the largest |x| (all ones: an inf or a NaN)
+  int min_field;  ///< biased exponent field of the smallest non-zero |x|
+  bool all_zero;  ///< every element is +0 or -0
+  bool not_only_negative_zeros;
+};
+
+/// \brief The first pass, on the bits (integer SIMD lanes; SSE2 has no 64-bit compares, so a
+/// double is judged by its upper 32 bits, which hold its exponent field).
+template <class F>
+chunk_survey survey(const F* x, std::size_t n) {
+  using U = typename ieee_format<F>::bits_type;
+  constexpr int word_shift = sizeof(F) == 4 ? 0 : 32;    // the word holding the exponent
+  constexpr int field_shift = sizeof(F) == 4 ? 23 : 20;  // its position in that word
+  constexpr std::int32_t none = ieee_format<F>::exponent_mask << field_shift;  // inf's word
+  constexpr U sign = U{1} << (8 * sizeof(F) - 1);
+  constexpr std::size_t w = 8;
+  std::int32_t hi[w], lo[w];
+  U other[w];
+  for (std::size_t j = 0; j < w; ++j) {
+    hi[j] = 0;
+    lo[j] = none;
+    other[j] = 0;
+  }
+  const auto step = [&](std::size_t j, F v) {
+    const U u = __builtin_bit_cast(U, v);
+    const auto h =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(u >> word_shift) & 0x7fffffffu);
+    const auto rest = static_cast<std::int32_t>(sizeof(F) == 4 ? 0 : static_cast<std::uint32_t>(u));
+    hi[j] = hi[j] < h ? h : hi[j];
+    const std::int32_t key = h | (-static_cast<std::int32_t>((h | rest) == 0) & none);
+    lo[j] = key < lo[j] ? key : lo[j];
+    other[j] |= u ^ sign;
+  };
+  std::size_t i = 0;
+  for (; i + w <= n; i += w)
+    for (std::size_t j = 0; j < w; ++j) step(j, x[i + j]);
+  for (; i < n; ++i) step(0, x[i]);
+  std::int32_t h = 0, l = none;
+  U o = 0;
+  for (std::size_t j = 0; j < w; ++j) {
+    h = h < hi[j] ? hi[j] : h;
+    l = lo[j] < l ? lo[j] : l;
+    o |= other[j];
+  }
+  return {h >> field_shift, l >> field_shift, l == none && h < none, o != 0};
+}
+
+/// \brief The slicing plan of a chunk: 0 means "element by element" (infinities or NaNs, or
+/// exponents too far apart). `top` receives T (|x| < 2^T for every element).
+template <class F>
+int plan_levels(const chunk_survey& s, int& top) {
+  using fmt = ieee_format<F>;
+  constexpr int stored = fmt::precision - 1;
+  if (!chunk_path_enabled || s.max_field == fmt::exponent_mask) return 0;
+  if (s.all_zero) {  // zeros only: any plan adds nothing
+    top = 0;
+    return 1;
+  }
+  top = (s.max_field != 0 ? s.max_field : 1) - fmt::bias + 1;                  // |x| < 2^top
+  const int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - stored;  // last place
+  if (top + chunk_log2 > 1022) return 0;  // sigma and the slice sums must stay finite
+  const int excess = top - (53 - chunk_log2) - grid;
+  const int levels = excess <= 0 ? 1 : 1 + (excess + slice_bits - 1) / slice_bits;
+  return levels <= max_levels ? levels : 0;
+}
+
+/// \brief The exact sum of each slice of `x[0..n)` (n <= chunk) into `sums[0..Levels)`.
+template <int Levels, class F>
+void slice_sums(const F* x, std::size_t n, int top, double* sums) {
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
+  double acc[Levels][lanes] = {};
+  std::size_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    for (std::size_t j = 0; j < lanes; ++j) {
+      double r = static_cast<double>(x[i + j]);
+      for (int l = 0; l + 1 < Levels; ++l) {
+        const double q = (sigma[l] + r) - sigma[l];
+        r -= q;
+        acc[l][j] += q;
+      }
+      acc[Levels - 1][j] += r;
+    }
+  for (; i < n; ++i) {
+    double r = static_cast<double>(x[i]);
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = (sigma[l] + r) - sigma[l];
+      r -= q;
+      acc[l][0] += q;
+    }
+    acc[Levels - 1][0] += r;
+  }
+  for (int l = 0; l < Levels; ++l) {
+    double s = 0;
+    for (std::size_t j = 0; j < lanes; ++j) s += acc[l][j];
+    sums[l] = s;
+  }
+}
+
+/// \brief Adds `x[0..n)` (n <= chunk) to `acc`.
+template <class F>
+void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n) {
+  const chunk_survey s = survey(x, n);
+  int top = 0;
+  const int levels = n < 2 * lanes ? 0 : plan_levels<F>(s, top);
+  if (levels == 0) {
+    for (std::size_t i = 0; i < n; ++i) acc.add(x[i]);
+    return;
+  }
+  if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
+  if (s.all_zero) return;
+  double sums[max_levels];
+  if (levels == 1)
+    slice_sums<1>(x, n, top, sums);
+  else if (levels == 2)
+    slice_sums<2>(x, n, top, sums);
+  else
+    slice_sums<3>(x, n, top, sums);
+  for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
+}
+
+/// \brief Elements [b, b + n) of `in` as `F`, in chunks: a span of `F` is read in place, any
+/// other input (other element types, transform views: each element read once) is converted
+/// into `buf` first. `body(const F* x, std::size_t len, std::size_t first_index)`.
+template <class F, class Input, class Body>
+void for_each_chunk(const Input& in, std::size_t b, std::size_t n, Body body) {
+  constexpr bool direct = std::is_same_v<Input, std::span<const F>>;
+  F buf[direct ? 1 : chunk];
+  for (std::size_t done = 0; done < n;) {
+    const std::size_t len = n - done < chunk ? n - done : chunk;
+    const std::size_t first = b + done;
+    if constexpr (direct) {
+      body(in.data() + first, len, first);
+    } else {
+      for (std::size_t i = 0; i < len; ++i) buf[i] = static_cast<F>(in[first + i]);
+      body(static_cast<const F*>(buf), len, first);
+    }
+    done += len;
+  }
+}
+
+/// \brief `acc` plus elements [b, b + n) of `in` (each converted to `F`), exactly.
+template <class F, class Input>
+exact_accumulator<F> fold(exact_accumulator<F> acc, const Input& in, std::size_t b, std::size_t n) {
+  for_each_chunk<F>(in, b, n,
+                    [&acc](const F* x, std::size_t len, std::size_t) { add_chunk(acc, x, len); });
+  return acc;
+}
+
+}  // namespace parprim::detail::exact

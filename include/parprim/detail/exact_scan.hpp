@@ -1,0 +1,278 @@
+#pragma once
+/// \file
+/// \brief The host exact scans: every output is the exact prefix sum rounded once. A block is
+/// scanned chunk by chunk (exact_chunk.hpp). Within a chunk the exact prefix is
+/// `P = A + s_0 + ... + s_(L-1)`: `A` the superaccumulator before the chunk, the `s_l` the
+/// chunk's running slice sums, exact doubles. `A` is read once per chunk as two doubles,
+/// `a_hi = RN(A)` and `a_lo = RN(A - a_hi)`; each prefix is then approximated in double
+/// arithmetic together with a rigorous bound on the error, and the approximation is accepted
+/// only when the bound proves which way the exact prefix rounds (it lies strictly within half a
+/// unit in the last place of the candidate, a quarter below a power of two). Otherwise (the
+/// exact prefix very close to a rounding boundary, or zero, subnormal or beyond the largest
+/// finite value, or a chunk the slices do not cover) the chunk is scanned again element by
+/// element on the superaccumulator, which rounds exactly. Both ways give the same bits.
+///
+/// - float results: the prefix in double, `u = ((a_hi + s_0) + s_1) + s_2`; error
+///   <= |a_lo| (1 + 2^-53) + 2^-53 (sum of the partial results' magnitudes); 29 spare bits.
+/// - double results: the prefix as an unevaluated sum `r + e` (TwoSum twice, Knuth), error
+///   <= 2^-51 (|l| + |a_lo| + |s_1| + |s_2|), l the error of a_hi + s_0.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_chunk.hpp>
+
+namespace parprim::detail::exact {
+
+/// \brief Below this many elements a chunk is scanned element by element.
+inline constexpr std::size_t min_chunk_scan = 2 * lanes;
+
+/// \brief 2^e for the binade [2^e, 2^(e+1)) of |x|: x's exponent bits alone (0 for zero and
+/// subnormals, infinity for infinities and NaNs).
+inline double binade(double x) {
+  return __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, x) & 0x7ff0000000000000ull);
+}
+
+/// \brief 1 if `a < b`, else 0, for finite a, b or b = inf: the sign of the exactly signed
+/// a - b. The checks below are written with it (and |, not ||) because a loop whose
+/// conditions are floating-point comparisons does not vectorize (GCC 12 with trapping math);
+/// integer operations on the bits do.
+inline std::uint64_t less(double a, double b) {
+  return __builtin_bit_cast(std::uint64_t, a - b) >> 63;
+}
+
+/// \brief Rounds the prefix `a_hi + a_lo + s[0] + ... (+ rest)` to float, into `out`, and
+/// returns 0 if the double approximation u proves the rounding (see the file comment), 1 if
+/// not: the exact prefix lies within the bound of u, and the float midpoint next to u, m (u with
+/// its 29 bits below the float's last place set to 100...0), is farther from u than that, so the
+/// prefix rounds as u does. The bound also stays below a quarter of the float's last place (the
+/// midpoint below a power of two is that close), and u is a normal float.
+template <int Levels>
+std::uint64_t round_prefix(double a_hi, double a_lo, const double* s, float& out) {
+  double u = a_hi + s[0];
+  double magnitude = __builtin_fabs(u);
+  for (int l = 1; l < Levels; ++l) {
+    u += s[l];
+    magnitude += __builtin_fabs(u);
+  }
+  const double bound = 2.0 * __builtin_fabs(a_lo) + 0x1p-52 * magnitude;
+  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+  const double m = __builtin_bit_cast(
+      double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
+  const double e = binade(u);
+  out = static_cast<float>(u);
+  return less(__builtin_fabs(u - m), bound) | (less(bound, e * 0x1p-26) ^ 1) | less(e, 0x1p-126) |
+         less(0x1p126, e);
+}
+
+/// \brief As above for double results, with the prefix as the unevaluated sum r + e and the
+/// candidate r: the rest (|e| and the bound) must stay below half r's last place, a quarter
+/// when r is a power of two, and r must be neither tiny (its last place near the subnormals)
+/// nor huge.
+template <int Levels>
+std::uint64_t round_prefix(double a_hi, double a_lo, const double* s, double& out) {
+  const double h = a_hi + s[0];  // TwoSum: a_hi + s[0] == h + l exactly
+  const double hb = h - a_hi;
+  const double l = (a_hi - (h - hb)) + (s[0] - hb);
+  double t = l + a_lo;
+  double magnitude = __builtin_fabs(l) + __builtin_fabs(a_lo);
+  for (int k = 1; k < Levels; ++k) {
+    t += s[k];
+    magnitude += __builtin_fabs(s[k]);
+  }
+  const double r = h + t;  // TwoSum: h + t == r + e exactly
+  const double rb = r - h;
+  const double e = (h - (r - rb)) + (t - rb);
+  const double b = binade(r);
+  const double rest = __builtin_fabs(e) + 0x1p-50 * magnitude;
+  out = r;
+  // (with room for the rounding of `rest` itself in the constants)
+  const std::uint64_t half = less(rest, b * 0x1.fffffffffffffp-54);
+  const std::uint64_t quarter = less(rest, b * 0x1.fffffffffffffp-55);
+  const std::uint64_t above_power_of_two = less(b, __builtin_fabs(r));
+  const std::uint64_t proved = half & (quarter | above_power_of_two);
+  return (proved ^ 1) | less(b, 0x1p-960) | less(0x1p1022, b);
+}
+
+/// \brief How a chunk's prefixes are computed (see scan_chunk).
+enum class prefix_mode {
+  exact_double,  ///< a_hi + s_0 + ... is a double, exactly: the output is it, rounded to F
+  exact_pair,    ///< (double results) a_hi + s_0 + ... is exactly h + t: the output is h + t
+  checked,       ///< approximated, each output proved (round_prefix)
+};
+
+/// \brief One prefix `a_hi + s[0] + ... + s[Levels - 1]` (+ a_lo + rest) rounded to `F` into
+/// `out`; returns 1 if it could not be proved or is zero (whose sign needs the flags), else 0.
+template <int Levels, prefix_mode Mode, class F>
+std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out) {
+  if constexpr (Mode == prefix_mode::exact_double) {
+    double u = a_hi + s[0];
+    for (int l = 1; l < Levels; ++l) u += s[l];
+    out = static_cast<F>(u);
+    return less(0.0, __builtin_fabs(u)) ^ 1;
+  } else if constexpr (Mode == prefix_mode::exact_pair) {
+    const double h = a_hi + s[0];
+    const double hb = h - a_hi;
+    double t = (a_hi - (h - hb)) + (s[0] - hb) + a_lo;
+    for (int l = 1; l < Levels; ++l) t += s[l];
+    const double r = h + t;
+    out = static_cast<F>(r);
+    return less(0.0, __builtin_fabs(r)) ^ 1;
+  } else {
+    return round_prefix<Levels>(a_hi, a_lo, s, out);
+  }
+}
+
+/// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
+/// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
+/// sums (a dependency chain), then every output from them (independent: vectorizes).
+template <int Levels, bool Exclusive, prefix_mode Mode, class F>
+bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F* out,
+                 double* sums) {
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
+  double running[Levels][chunk];
+  double s[Levels] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    if constexpr (Exclusive)
+      for (int l = 0; l < Levels; ++l) running[l][i] = s[l];
+    double r = static_cast<double>(x[i]);
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = (sigma[l] + r) - sigma[l];
+      r -= q;
+      s[l] += q;
+    }
+    s[Levels - 1] += r;
+    if constexpr (!Exclusive)
+      for (int l = 0; l < Levels; ++l) running[l][i] = s[l];
+  }
+  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
+  std::uint64_t failed = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    double v[Levels];
+    for (int l = 0; l < Levels; ++l) v[l] = running[l][i];
+    failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i]);
+  }
+  return failed == 0;
+}
+
+template <bool Exclusive, prefix_mode Mode, class F>
+bool scan_fast(const F* x, std::size_t n, int levels, int top, double a_hi, double a_lo, F* out,
+               double* sums) {
+  if (levels == 1) return scan_slices<1, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
+  if (levels == 2) return scan_slices<2, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
+  return scan_slices<3, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
+}
+
+template <bool Exclusive, class F>
+bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
+               double a_lo, F* out, double* sums) {
+  if (mode == prefix_mode::exact_double)
+    return scan_fast<Exclusive, prefix_mode::exact_double>(x, n, levels, top, a_hi, a_lo, out,
+                                                           sums);
+  if constexpr (sizeof(F) == 8)
+    if (mode == prefix_mode::exact_pair)
+      return scan_fast<Exclusive, prefix_mode::exact_pair>(x, n, levels, top, a_hi, a_lo, out,
+                                                           sums);
+  return scan_fast<Exclusive, prefix_mode::checked>(x, n, levels, top, a_hi, a_lo, out, sums);
+}
+
+/// \brief Index of the last place of a finite non-zero double: d is a multiple of 2^that.
+inline int last_place(double d) {
+  const auto u = __builtin_bit_cast(std::uint64_t, d);
+  const int field = static_cast<int>((u >> 52) & 0x7ff);
+  std::uint64_t m = u & ((std::uint64_t{1} << 52) - 1);
+  if (field != 0) m |= std::uint64_t{1} << 52;
+  return (field != 0 ? field : 1) - 1075 + __builtin_ctzll(m);
+}
+
+/// \brief The cheapest exact way to compute the chunk's prefixes P = A + s_0 + ... when A is
+/// a_hi + a_lo exactly (`a_exact`). Every slice sum is a multiple of 2^grid (grid: the chunk's
+/// last place, or a_hi's or a_lo's when lower) and at most 2^(T_l + 10) in magnitude, and a sum
+/// of multiples of 2^grid never rounds while its partial sums stay below 2^(53 + grid):
+/// - exact_double: a_lo is zero and |a_hi| + sum 2^(T_l + 10) is below that bound: then
+///   u = a_hi + s_0 + ... is P, and the cast of u to F rounds it once;
+/// - exact_pair (double results): h = a_hi + s_0 with its exact error l (TwoSum) leaves
+///   t = l + a_lo + s_1 + ..., whose partial sums are below 2^-53 |h| + |a_lo| + sum over
+///   l >= 1 of 2^(T_l + 10); below the bound, t is exact, P = h + t, and h + t rounds P once.
+/// Otherwise every prefix is checked (round_prefix).
+template <class F>
+prefix_mode choose_mode(const chunk_survey& s, int levels, int top, double a_hi, double a_lo,
+                        bool a_exact) {
+  using fmt = ieee_format<F>;
+  if (!a_exact || s.all_zero) return prefix_mode::checked;
+  int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - (fmt::precision - 1);
+  if (a_hi != 0 && last_place(a_hi) < grid) grid = last_place(a_hi);
+  if (a_lo != 0 && last_place(a_lo) < grid) grid = last_place(a_lo);
+  if (grid + 53 > 1000) return prefix_mode::checked;  // keep the bounds below finite
+  const double limit = pow2(grid + 53);
+  double tail = 0;  // the bounds of slices 1, 2
+  for (int l = 1; l < levels; ++l) tail += pow2(top - l * slice_bits + chunk_log2);
+  const double head = __builtin_fabs(a_hi) + pow2(top + chunk_log2);
+  if (a_lo == 0 && head + tail <= limit) return prefix_mode::exact_double;
+  if (sizeof(F) == 8 && head <= 0x1p1022 && head * 0x1p-53 + __builtin_fabs(a_lo) + tail <= limit)
+    return prefix_mode::exact_pair;
+  return prefix_mode::checked;
+}
+
+/// \brief Scans `x[0..n)` (n <= chunk) onto `acc`: `out[i]` = the rounded running sum after
+/// (inclusive) or before (exclusive) adding `x[i]`; `acc` ends holding the chunk added.
+template <class F>
+void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive) {
+  const auto element_by_element = [&] {
+    for (std::size_t i = 0; i < n; ++i) {
+      if (exclusive) out[i] = acc.template round<F>();
+      acc.add(x[i]);
+      if (!exclusive) out[i] = acc.template round<F>();
+    }
+  };
+  if (n < min_chunk_scan || acc.special()) return element_by_element();
+  const chunk_survey s = survey(x, n);
+  int top = 0;
+  const int levels = plan_levels<F>(s, top);
+  if (levels == 0) return element_by_element();
+  const double a_hi = acc.template round<double>();
+  if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) == 0x7ff)
+    return element_by_element();  // |A| beyond the doubles (double sums only)
+  exact_accumulator<F> rest = acc;
+  rest.add_exact_double(-a_hi);
+  const double a_lo = rest.template round<double>();
+  rest.add_exact_double(-a_lo);
+  double sums[max_levels];
+  const prefix_mode mode = choose_mode<F>(s, levels, top, a_hi, a_lo, rest.holds_zero());
+  const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums)
+                                : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums);
+  if (!proved) return element_by_element();
+  for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
+  if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
+}
+
+/// \brief The block step of every host exact scan: elements [b, e) of `in` (converted to `F`),
+/// `out[k]` for k in [b, e) = the rounded running sum after (inclusive) or before (exclusive)
+/// element k. The running sum starts as `*carry` (null: empty); with `flags`, a non-zero
+/// `flags[k]` restarts it at element k from `*reset` (null: empty). Every element is read
+/// before its output is written (`out` may be the input).
+template <class F, class Input, class Flag>
+void scan_block(const Input& in, std::size_t b, std::size_t e, F* out,
+                const exact_accumulator<F>* carry, const exact_accumulator<F>* reset,
+                const Flag* flags, bool exclusive) {
+  exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
+  F buf[chunk];
+  for (std::size_t k = b; k < e;) {
+    std::size_t c = e - k < chunk ? e : k + chunk;
+    if (flags != nullptr) {
+      if (flags[k] != Flag{}) acc = reset != nullptr ? *reset : exact_accumulator<F>{};
+      for (std::size_t i = k + 1; i < c; ++i)
+        if (flags[i] != Flag{}) {
+          c = i;
+          break;
+        }
+    }
+    for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
+    scan_chunk(acc, buf, c - k, out + k, exclusive);
+    k = c;
+  }
+}
+
+}  // namespace parprim::detail::exact
