@@ -63,7 +63,7 @@ T reduce(const mpi_policy<Local>& policy, const InputRange& in, T init, BinaryOp
     mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(), "reduce",
                                          {{"in", input.data(), input.size()}});
   });
-  return impl::apply(policy, input, std::move(init), op);
+  return detail::routed_reduce<impl>(policy, input, std::move(init), op);
 }
 
 }  // namespace parprim

@@ -21,6 +21,7 @@
 #include <parprim/backends/mpi/detail/collectives.hpp>
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/scan.hpp>
@@ -34,15 +35,16 @@ struct scan_impl<mpi_policy<Local>> {
   template <class Input, class Out, class Op>
   static void inclusive(const mpi_policy<Local>& policy, const Input& in, std::span<Out> out,
                         Op op) {
-    const std::optional<Out> carry = carry_in<Out>(policy, in, op);
+    const auto carry = carry_in<accumulator_t<Op, Out>>(policy, in, op);
     mpi_detail::inclusive_from(policy.local_policy(), in, out, carry, op);
   }
 
   template <class Input, class Out, class Op>
   static void exclusive(const mpi_policy<Local>& policy, const Input& in, std::span<Out> out,
-                        Out init, Op op) {
-    const std::optional<Out> carry = carry_in<Out>(policy, in, op);
-    const Out start = carry ? static_cast<Out>(op(init, *carry)) : init;
+                        accumulator_t<Op, Out> init, Op op) {
+    using Acc = accumulator_t<Op, Out>;
+    const std::optional<Acc> carry = carry_in<Acc>(policy, in, op);
+    const Acc start = carry ? static_cast<Acc>(op(init, *carry)) : init;
     scan_impl<Local>::exclusive(policy.local_policy(), in, out, start, op);
   }
 
@@ -85,7 +87,7 @@ void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
         policy.communicator(), policy.local_policy(), "inclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
   });
-  impl::inclusive(policy, input, output, op);
+  detail::routed_inclusive<impl>(policy, input, output, op);
 }
 
 /// \brief parprim::exclusive_scan on a communicator: `init` sits at the start of the global
@@ -105,7 +107,7 @@ void exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
         policy.communicator(), policy.local_policy(), "exclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
   });
-  impl::exclusive(policy, input, output, start, op);
+  detail::routed_exclusive<impl>(policy, input, output, start, op);
 }
 
 }  // namespace parprim

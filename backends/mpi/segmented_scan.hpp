@@ -22,6 +22,7 @@
 #include <parprim/backends/mpi/detail/collectives.hpp>
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/detail/segmented.hpp>
@@ -36,9 +37,10 @@ struct segmented_scan_impl<mpi_policy<Local>> {
   template <class Input, class Flag, class Out, class Op>
   static void inclusive(const mpi_policy<Local>& policy, const Input& in,
                         std::span<const Flag> flags, std::span<Out> out, Op op) {
+    using Acc = accumulator_t<Op, Out>;
     const std::size_t h = first_head(flags);
-    const auto carry = carry_in<Out>(policy, in, flags, h, op);
-    const std::optional<Out> value = carry ? std::optional<Out>(carry->value) : std::nullopt;
+    const auto carry = carry_in<Acc>(policy, in, flags, h, op);
+    const std::optional<Acc> value = carry ? std::optional<Acc>(carry->value) : std::nullopt;
     mpi_detail::inclusive_from(policy.local_policy(), in.first(h), out.first(h), value, op);
     if (h < in.size())
       segmented_scan_impl<Local>::inclusive(policy.local_policy(), in.subspan(h), flags.subspan(h),
@@ -47,10 +49,12 @@ struct segmented_scan_impl<mpi_policy<Local>> {
 
   template <class Input, class Flag, class Out, class Op>
   static void exclusive(const mpi_policy<Local>& policy, const Input& in,
-                        std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
+                        std::span<const Flag> flags, std::span<Out> out,
+                        accumulator_t<Op, Out> init, Op op) {
+    using Acc = accumulator_t<Op, Out>;
     const std::size_t h = first_head(flags);
-    const auto carry = carry_in<Out>(policy, in, flags, h, op);
-    const Out start = carry ? static_cast<Out>(op(init, carry->value)) : init;
+    const auto carry = carry_in<Acc>(policy, in, flags, h, op);
+    const Acc start = carry ? static_cast<Acc>(op(init, carry->value)) : init;
     scan_impl<Local>::exclusive(policy.local_policy(), in.first(h), out.first(h), start, op);
     if (h < in.size())
       segmented_scan_impl<Local>::exclusive(policy.local_policy(), in.subspan(h), flags.subspan(h),
@@ -115,7 +119,7 @@ void segmented_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
                                           {"head_flags", flags.data(), flags.size()},
                                           {"out", output.data(), output.size()}});
   });
-  impl::inclusive(policy, input, flags, output, op);
+  detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
 }
 
 /// \brief parprim::segmented_exclusive_scan on a communicator: `init` at each segment head,
@@ -141,7 +145,7 @@ void segmented_exclusive_scan(const mpi_policy<Local>& policy, const InputRange&
                                           {"head_flags", flags.data(), flags.size()},
                                           {"out", output.data(), output.size()}});
   });
-  impl::exclusive(policy, input, flags, output, start, op);
+  detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
 }
 
 }  // namespace parprim

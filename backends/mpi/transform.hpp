@@ -50,7 +50,8 @@ T transform_reduce(const mpi_policy<Local>& policy, const InputRange& in, T init
                                          "transform_reduce", {{"in", input.data(), input.size()}});
     detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
   });
-  return detail::reduce_impl<mpi_policy<Local>>::apply(policy, view, std::move(init), op);
+  return detail::routed_reduce<detail::reduce_impl<mpi_policy<Local>>>(policy, view,
+                                                                       std::move(init), op);
 }
 
 /// \brief parprim::transform_reduce of two inputs on a communicator: each rank's two blocks
@@ -73,7 +74,8 @@ T transform_reduce(const mpi_policy<Local>& policy, const InputRange1& in1, cons
         {{"in1", input1.data(), input1.size()}, {"in2", input2.data(), input2.size()}});
     detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
   });
-  return detail::reduce_impl<mpi_policy<Local>>::apply(policy, view, std::move(init), op);
+  return detail::routed_reduce<detail::reduce_impl<mpi_policy<Local>>>(policy, view,
+                                                                       std::move(init), op);
 }
 
 /// \brief parprim::transform_inclusive_scan on a communicator; as parprim::inclusive_scan there.
@@ -90,7 +92,7 @@ void transform_inclusive_scan(const mpi_policy<Local>& policy, const InputRange&
         policy.communicator(), policy.local_policy(), "transform_inclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
   });
-  detail::scan_impl<mpi_policy<Local>>::inclusive(policy, view, output, op);
+  detail::routed_inclusive<detail::scan_impl<mpi_policy<Local>>>(policy, view, output, op);
 }
 
 /// \brief parprim::transform_exclusive_scan on a communicator; as parprim::exclusive_scan there.
@@ -109,7 +111,7 @@ void transform_exclusive_scan(const mpi_policy<Local>& policy, const InputRange&
         policy.communicator(), policy.local_policy(), "transform_exclusive_scan",
         {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
   });
-  detail::scan_impl<mpi_policy<Local>>::exclusive(policy, view, output, start, op);
+  detail::routed_exclusive<detail::scan_impl<mpi_policy<Local>>>(policy, view, output, start, op);
 }
 
 }  // namespace parprim

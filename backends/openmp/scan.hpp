@@ -9,6 +9,7 @@
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/policy.hpp>
 
@@ -16,54 +17,67 @@ namespace parprim::detail {
 
 template <>
 struct scan_impl<omp_policy> {
+  /// \param carry  the fold of the elements before `in[0]` (an MPI rank's carry from its
+  ///   left), or null
   template <class Input, class Out, class Op>
-  static void inclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Op op) {
+  static void inclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Op op,
+                        const accumulator_t<Op, Out>* carry = nullptr) {
+    using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
-      std::size_t i = b;
-      const Out first = carry ? *carry : static_cast<Out>(in[b]);
-      if (!carry) out[i++] = first;
-      // The accumulator lives in the functor (by value), not behind a reference the output
-      // stores could alias, so it stays in a register.
-      openmp::detail::write_sequence(out.data(), i, e, stream,
-                                     [acc = first, &in, op](std::size_t k) mutable {
-                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
-                                       return acc;
-                                     });
+    const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
+      if constexpr (accumulating_operator<Op>) {
+        op.scan_block(in, b, e, out.data(), c, nullptr, no_flags, false);
+      } else {
+        std::size_t i = b;
+        const Out first = c ? *c : static_cast<Out>(in[b]);
+        if (!c) out[i++] = first;
+        // The accumulator lives in the functor (by value), not behind a reference the output
+        // stores could alias, so it stays in a register.
+        openmp::detail::write_sequence(out.data(), i, e, stream,
+                                       [acc = first, &in, op](std::size_t k) mutable {
+                                         acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+                                         return acc;
+                                       });
+      }
     };
-    run(team, policy, in, static_cast<const Out*>(nullptr), op, scan_block);
+    run(team, policy, in, carry, op, scan_block);
   }
 
   template <class Input, class Out, class Op>
-  static void exclusive(const omp_policy& policy, const Input& in, std::span<Out> out, Out init,
-                        Op op) {
+  static void exclusive(const omp_policy& policy, const Input& in, std::span<Out> out,
+                        accumulator_t<Op, Out> init, Op op) {
+    using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const Out* carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
-      openmp::detail::write_sequence(out.data(), b, e, stream,
-                                     [acc = *carry, &in, op](std::size_t k) mutable {
-                                       const Out before = acc;
-                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
-                                       return before;
-                                     });
+      if constexpr (accumulating_operator<Op>) {
+        op.scan_block(in, b, e, out.data(), carry, nullptr, no_flags, true);
+      } else {
+        openmp::detail::write_sequence(out.data(), b, e, stream,
+                                       [acc = *carry, &in, op](std::size_t k) mutable {
+                                         const Out before = acc;
+                                         acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+                                         return before;
+                                       });
+      }
     };
     run(team, policy, in, &init, op, scan_block);
   }
 
  private:
-  template <class Input, class Out, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, const Input& in, const Out* carry, Op op,
+  template <class Input, class Acc, class Op, class ScanBlock>
+  static void run(int team, const omp_policy& policy, const Input& in, const Acc* carry, Op op,
                   ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
-      return od::fold_nonempty<Out>(in, b, e, op);
+      return od::fold_nonempty<Acc>(in, b, e, op);
     };
-    const auto combine = [&](const Out& a, const Out& b) { return static_cast<Out>(op(a, b)); };
-    od::tiled_scan<Out>(in.size(), team,
+    const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
+    od::tiled_scan<Acc>(in.size(), team,
                         od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
                         carry, total, combine, scan_block);
   }

@@ -11,6 +11,7 @@
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/segmented.hpp>
 #include <parprim/policy.hpp>
@@ -22,48 +23,59 @@ struct segmented_scan_impl<omp_policy> {
   template <class Input, class Flag, class Out, class Op>
   static void inclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Op op) {
+    using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
-      const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
-      std::size_t i = b;
-      if (restart) out[i++] = first;
-      openmp::detail::write_sequence(
-          out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
-            acc = flags[k] ? static_cast<Out>(in[k])
-                           : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
-            return acc;
-          });
+      if constexpr (accumulating_operator<Op>) {
+        op.scan_block(in, b, e, out.data(), restart ? nullptr : &carry->value, nullptr,
+                      flags.data(), false);
+      } else {
+        const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
+        std::size_t i = b;
+        if (restart) out[i++] = first;
+        openmp::detail::write_sequence(
+            out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
+              acc = flags[k] ? static_cast<Out>(in[k])
+                             : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+              return acc;
+            });
+      }
     };
-    run<Out>(team, policy, in, flags, op, scan_block);
+    run<Acc>(team, policy, in, flags, op, scan_block);
   }
 
   template <class Input, class Flag, class Out, class Op>
   static void exclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, Out init, Op op) {
+                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
+    using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Out>* carry) {
+    const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       // acc = init op (the segment's elements before k)
-      const Out first = (b > 0 && carry) ? static_cast<Out>(op(init, carry->value)) : init;
-      openmp::detail::write_sequence(out.data(), b, e, stream,
-                                     [acc = first, init, &in, &flags, op](std::size_t k) mutable {
-                                       if (k == 0 || flags[k]) acc = init;
-                                       const Out before = acc;
-                                       acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
-                                       return before;
-                                     });
+      const Acc first = (b > 0 && carry) ? static_cast<Acc>(op(init, carry->value)) : init;
+      if constexpr (accumulating_operator<Op>) {
+        op.scan_block(in, b, e, out.data(), &first, &init, flags.data(), true);
+      } else {
+        openmp::detail::write_sequence(out.data(), b, e, stream,
+                                       [acc = first, init, &in, &flags, op](std::size_t k) mutable {
+                                         if (k == 0 || flags[k]) acc = init;
+                                         const Out before = acc;
+                                         acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+                                         return before;
+                                       });
+      }
     };
-    run<Out>(team, policy, in, flags, op, scan_block);
+    run<Acc>(team, policy, in, flags, op, scan_block);
   }
 
  private:
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
-  template <class Out, class Input, class Flag, class Op, class ScanBlock>
+  template <class Acc, class Input, class Flag, class Op, class ScanBlock>
   static void run(int team, const omp_policy& policy, const Input& in, std::span<const Flag> flags,
                   Op op, ScanBlock scan_block) {
     namespace od = openmp::detail;
@@ -72,11 +84,11 @@ struct segmented_scan_impl<omp_policy> {
       while (h > b && !flags[h - 1]) --h;
       const bool head = h > b || b == 0;  // a flag at h - 1, or the global first element
       const std::size_t from = h > b ? h - 1 : b;
-      return flagged<Out>{od::fold_nonempty<Out>(in, from, e, op), head};
+      return flagged<Acc>{od::fold_nonempty<Acc>(in, from, e, op), head};
     };
-    od::tiled_scan<flagged<Out>>(
+    od::tiled_scan<flagged<Acc>>(
         in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
-        static_cast<const flagged<Out>*>(nullptr), total, flag_op<Op>{op}, scan_block);
+        static_cast<const flagged<Acc>*>(nullptr), total, flag_op<Op>{op}, scan_block);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <span>
 
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/policy.hpp>
 
@@ -17,23 +18,33 @@ struct segmented_scan_impl<seq_policy> {
   static void inclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
                         std::span<Out> out, Op op) {
     if (in.empty()) return;
-    Out acc = static_cast<Out>(in[0]);
-    out[0] = acc;
-    for (std::size_t i = 1; i < in.size(); ++i) {
-      acc = flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, static_cast<Out>(in[i])));
-      out[i] = acc;
+    if constexpr (accumulating_operator<Op>) {
+      op.scan_block(in, 0, in.size(), out.data(), nullptr, nullptr, flags.data(), false);
+    } else {
+      Out acc = static_cast<Out>(in[0]);
+      out[0] = acc;
+      for (std::size_t i = 1; i < in.size(); ++i) {
+        acc =
+            flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, static_cast<Out>(in[i])));
+        out[i] = acc;
+      }
     }
   }
 
   template <class Input, class Flag, class Out, class Op>
   static void exclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, Out init, Op op) {
-    Out acc = init;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      const auto x = in[i];
-      if (i == 0 || flags[i]) acc = init;
-      out[i] = acc;
-      acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
+                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
+    if constexpr (accumulating_operator<Op>) {
+      if (!in.empty())
+        op.scan_block(in, 0, in.size(), out.data(), &init, &init, flags.data(), true);
+    } else {
+      Out acc = init;
+      for (std::size_t i = 0; i < in.size(); ++i) {
+        const auto x = in[i];
+        if (i == 0 || flags[i]) acc = init;
+        out[i] = acc;
+        acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
+      }
     }
   }
 };

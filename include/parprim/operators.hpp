@@ -26,6 +26,15 @@
 ///   NaN whose bits are all ones. `long double`: the same order, without an identity, and
 ///   between two NaNs the first operand wins.
 /// - `minimum` and `maximum` on other types use `<`; the first of equal operands wins.
+/// - `exact_plus` on `float` and `double` accumulators: every result of a primitive is the
+///   exact sum of its operands rounded once, to nearest even, so it is bitwise the same on
+///   every backend, thread count, rank count and block split, and as accurate as possible
+///   (docs/reproducible.md). Special values are what IEEE arithmetic gives on the exact sum: a
+///   NaN operand, or +inf and -inf together, give NaN (always the default quiet NaN, whatever
+///   the operands' payloads); otherwise an infinity operand gives that infinity; an exact sum
+///   beyond the largest finite value rounds to the infinity of its sign; an exact sum of zero is
+///   -0 if every operand is -0 and +0 otherwise. On integer accumulators `exact_plus` is `plus`.
+///   Other accumulator types do not compile. Called directly on two values it is `a + b`.
 
 #include <cmath>
 #include <cstdint>
@@ -76,6 +85,14 @@ PARPRIM_HOST_DEVICE constexpr F ordered_extreme(F a, F b) {
 
 /// \brief a + b
 struct plus {
+  template <class A, class B>
+  PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
+    return a + b;
+  }
+};
+/// \brief The exact sum rounded once (float, double), `plus` on integers: see the file comment.
+/// Called directly on two operands it is `a + b`, which already is their exact sum rounded once.
+struct exact_plus {
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a + b;
@@ -157,6 +174,10 @@ struct operator_traits<plus> {
   static constexpr bool is_commutative = true;
 };
 template <>
+struct operator_traits<exact_plus> {
+  static constexpr bool is_commutative = true;
+};
+template <>
 struct operator_traits<multiplies> {
   static constexpr bool is_commutative = true;
 };
@@ -194,6 +215,18 @@ template <class T>
 requires std::is_arithmetic_v<T>
 struct identity<plus, T> {
   static constexpr T value() { return T(0); }
+};
+/// `exact_plus`: 0 on integers, -0 on float and double (the sign of an exact zero sum is
+/// +0 as soon as one operand is not -0, so -0 is the identity, also for -0).
+template <class T>
+requires std::is_integral_v<T> || detail::ieee_bits_v<T>
+struct identity<exact_plus, T> {
+  static constexpr T value() {
+    if constexpr (std::is_integral_v<T>)
+      return T(0);
+    else
+      return -T(0);
+  }
 };
 template <class T>
 requires std::is_arithmetic_v<T>

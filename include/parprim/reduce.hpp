@@ -7,6 +7,7 @@
 #include <parprim/check_operators.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/operators.hpp>
 
@@ -47,7 +48,7 @@ T reduce(const Policy& policy, const InputRange& in, T init, BinaryOp op = {}) {
   detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
   detail::check_data(input, "reduce", "in");
   detail::maybe_check_operator<T>("reduce", op, input, &init);
-  return impl::apply(policy, input, std::move(init), op);
+  return detail::routed_reduce<impl>(policy, input, std::move(init), op);
 }
 
 }  // namespace parprim

@@ -8,6 +8,7 @@
 #include <parprim/check_operators.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/operators.hpp>
 
@@ -61,7 +62,7 @@ void inclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   detail::check_scan_args(input, output, "inclusive_scan", op);
-  impl::inclusive(policy, input, output, op);
+  detail::routed_inclusive<impl>(policy, input, output, op);
 }
 
 /// \brief Exclusive scan: `out[0] = init`, `out[i] = init op in[0] op ... op in[i-1]`.
@@ -78,7 +79,7 @@ void exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& ou
   using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
   const acc_t start = static_cast<acc_t>(std::move(init));
   detail::check_scan_args(input, output, "exclusive_scan", op, &start);
-  impl::exclusive(policy, input, output, start, op);
+  detail::routed_exclusive<impl>(policy, input, output, start, op);
 }
 
 }  // namespace parprim

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/operators.hpp>
 #include <parprim/scan.hpp>
@@ -59,7 +60,7 @@ void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
                 "parprim: head flags are one byte each (std::uint8_t)");
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
-  impl::inclusive(policy, input, flags, output, op);
+  detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
 }
 
 /// \brief Segmented exclusive scan: `init` at each segment head, then
@@ -81,7 +82,7 @@ void segmented_exclusive_scan(const Policy& policy, const InputRange& in,
   using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
   const acc_t start = static_cast<acc_t>(std::move(init));
   detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
-  impl::exclusive(policy, input, flags, output, start, op);
+  detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
 }
 
 }  // namespace parprim

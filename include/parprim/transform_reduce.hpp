@@ -8,6 +8,7 @@
 #include <parprim/check_operators.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/detail/transform_view.hpp>
 
@@ -36,7 +37,7 @@ T transform_reduce(const Policy& policy, const InputRange& in, T init, ReduceOp 
   detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
   detail::check_data(input, "transform_reduce", "in");
   detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
-  return impl::apply(policy, view, std::move(init), op);
+  return detail::routed_reduce<impl>(policy, view, std::move(init), op);
 }
 
 /// \brief `init op T(f(in1[0], in2[0])) op ... op T(f(in1[n-1], in2[n-1]))`, e.g. a dot product
@@ -56,7 +57,7 @@ T transform_reduce(const Policy& policy, const InputRange1& in1, const InputRang
   detail::check_data(input2, "transform_reduce", "in2");
   detail::check_same_size(input1, input2, "transform_reduce", "in1", "in2");
   detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
-  return impl::apply(policy, view, std::move(init), op);
+  return detail::routed_reduce<impl>(policy, view, std::move(init), op);
 }
 
 }  // namespace parprim

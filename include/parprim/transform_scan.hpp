@@ -7,6 +7,7 @@
 #include <utility>
 
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/detail/transform_view.hpp>
 #include <parprim/scan.hpp>
@@ -26,7 +27,7 @@ void transform_inclusive_scan(const Policy& policy, const InputRange& in, Output
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   const detail::unary_transform_view view(input, f);
   detail::check_scan_args(input, output, "transform_inclusive_scan", op, nullptr, &view);
-  impl::inclusive(policy, view, output, op);
+  detail::routed_inclusive<impl>(policy, view, output, op);
 }
 
 /// \brief `out[i] = init op T(f(in[0])) op ... op T(f(in[i-1]))`; otherwise as
@@ -42,7 +43,7 @@ void transform_exclusive_scan(const Policy& policy, const InputRange& in, Output
   const acc_t start = static_cast<acc_t>(std::move(init));
   const detail::unary_transform_view view(input, f);
   detail::check_scan_args(input, output, "transform_exclusive_scan", op, &start, &view);
-  impl::exclusive(policy, view, output, start, op);
+  detail::routed_exclusive<impl>(policy, view, output, start, op);
 }
 
 }  // namespace parprim

@@ -23,6 +23,7 @@
 #include <parprim/backends/mpi/detail/comm.hpp>
 #include <parprim/backends/mpi/detail/error.hpp>
 #include <parprim/backends/mpi/detail/op.hpp>
+#include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/segmented.hpp>
 
 // The carried wrappers are described structs themselves (nested datatypes).
@@ -40,6 +41,16 @@ struct parprim::mpi_struct<parprim::detail::flagged<T>> {
   static void fields(Visit&& visit) {
     visit(&parprim::detail::flagged<T>::value);
     visit(&parprim::detail::flagged<T>::head);
+  }
+};
+// exact_plus's superaccumulator: limbs and flags, all integers, so it combines exactly (and
+// travels through MPI_Allreduce, see below).
+template <class F>
+struct parprim::mpi_struct<parprim::detail::exact_accumulator<F>> {
+  template <class Visit>
+  static void fields(Visit&& visit) {
+    visit(&parprim::detail::exact_accumulator<F>::limb);
+    visit(&parprim::detail::exact_accumulator<F>::state);
   }
 };
 

@@ -11,6 +11,7 @@
 #include <span>
 #include <type_traits>
 
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/transform_view.hpp>
@@ -55,39 +56,45 @@ T fold_block(const Local& local, const Input& in, const Op& op) {
 /// - in place (same type): out[0] = carry op in[0], then the local inclusive scan of out;
 /// - disjoint: the local exclusive scan of in[1..n) into out[0..n-1) with init carry op in[0]
 ///   yields out[i] = carry op in[0..i] for i < n-1; the last element is one more step.
-/// Each reads the block once and writes it once.
+/// Each reads the block once and writes it once. An accumulating operator
+/// (detail/accumulating.hpp), whose carry is not an output value, hands the carry to the local
+/// (host) scan instead.
 template <class Local, class Input, class Out, class Op>
 void inclusive_from(const Local& local, const Input& in, std::span<Out> out,
-                    const std::optional<Out>& carry, const Op& op) {
+                    const std::optional<detail::accumulator_t<Op, Out>>& carry, const Op& op) {
   using scan = detail::scan_impl<Local>;
   const std::size_t n = in.size();
   if (n == 0) return;
-  if (!carry) {
-    scan::inclusive(local, in, out, op);
-    return;
+  if constexpr (detail::accumulating_operator<Op>) {
+    scan::inclusive(local, in, out, op, carry ? &*carry : nullptr);
+  } else {
+    if (!carry) {
+      scan::inclusive(local, in, out, op);
+      return;
+    }
+    // In place: the input's elements live in `out`. A transform view, or another element type
+    // of the same width, cannot be rescanned from `out` after its first element is rewritten:
+    // scan, then fold the carry in (a second pass).
+    const bool in_place = detail::input_address(in) == static_cast<const void*>(out.data());
+    constexpr bool rescannable = std::is_same_v<Input, std::span<const Out>>;
+    if (in_place && !rescannable) {
+      scan::inclusive(local, in, out, op);
+      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(*carry, out[i]));
+      return;
+    }
+    const Out first = static_cast<Out>(op(*carry, static_cast<Out>(in[0])));
+    if (in_place) {
+      out[0] = first;
+      scan::inclusive(local, std::span<const Out>(out.data(), n), out, op);
+      return;
+    }
+    if (n == 1) {
+      out[0] = first;
+      return;
+    }
+    scan::exclusive(local, in.subspan(1), out.first(n - 1), first, op);
+    out[n - 1] = static_cast<Out>(op(out[n - 2], static_cast<Out>(in[n - 1])));
   }
-  // In place: the input's elements live in `out`. A transform view, or another element type
-  // of the same width, cannot be rescanned from `out` after its first element is rewritten:
-  // scan, then fold the carry in (a second pass).
-  const bool in_place = detail::input_address(in) == static_cast<const void*>(out.data());
-  constexpr bool rescannable = std::is_same_v<Input, std::span<const Out>>;
-  if (in_place && !rescannable) {
-    scan::inclusive(local, in, out, op);
-    for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<Out>(op(*carry, out[i]));
-    return;
-  }
-  const Out first = static_cast<Out>(op(*carry, static_cast<Out>(in[0])));
-  if (in_place) {
-    out[0] = first;
-    scan::inclusive(local, std::span<const Out>(out.data(), n), out, op);
-    return;
-  }
-  if (n == 1) {
-    out[0] = first;
-    return;
-  }
-  scan::exclusive(local, in.subspan(1), out.first(n - 1), first, op);
-  out[n - 1] = static_cast<Out>(op(out[n - 2], static_cast<Out>(in[n - 1])));
 }
 
 }  // namespace parprim::mpi_detail

@@ -7,7 +7,9 @@
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/operators.hpp>
 
 namespace parprim::openmp::detail {
@@ -71,11 +73,14 @@ bool plain_extreme_lanes(T& acc, Element element, std::size_t n, Op op) {
 
 /// \brief `acc op in[b] op ... op in[b + n - 1]`; `in` is a span or a transform view
 /// (detail/transform_view.hpp), read once per element (twice for a float minimum / maximum over
-/// a block that holds a NaN or a -0).
+/// a block that holds a NaN or a -0). An accumulating operator (detail/accumulating.hpp) folds
+/// the block itself.
 template <class T, class Input, class Op>
 T fold(T acc, const Input& in, std::size_t b, std::size_t n, Op op) {
   using In = typename Input::value_type;
-  if constexpr (lane_fold_v<Op, In, T> && plain_extreme_v<Op, T>) {
+  if constexpr (parprim::detail::accumulating_operator<Op>) {
+    return op.fold(std::move(acc), in, b, n);
+  } else if constexpr (lane_fold_v<Op, In, T> && plain_extreme_v<Op, T>) {
     const auto element = [&in, b](std::size_t i) { return static_cast<T>(in[b + i]); };
     constexpr std::size_t lanes = lanes_v<T>;
     T fast = acc;

@@ -1,0 +1,43 @@
+#pragma once
+/// \file
+/// \brief Operators that carry an accumulator of their own. Today one does: the exact sum
+/// behind parprim::exact_plus (detail/exact_sum.hpp), which accumulates floats in a
+/// superaccumulator and rounds only what it writes. Such an operator `Op`
+/// - names its accumulator: `using accumulator_type = A;` partial results, scan carries and
+///   the values ranks exchange are `A`, combined with `A op(A, A)` (associative);
+/// - does the per-element work of a block itself, where its step on single elements would be
+///   slow: `A op.fold(A acc, const Input& in, std::size_t b, std::size_t n)` is `acc` plus
+///   elements [b, b + n); `op.scan_block(in, b, e, Out* out, const A* carry, const A* reset,
+///   const Flag* flags, bool exclusive)` writes the scan of elements [b, e) from `*carry`
+///   (null: nothing before), restarting from `*reset` (null: nothing) at each non-zero flag
+///   when `flags` is not null.
+/// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
+/// carries in `accumulator_t<Op, Out>`; for every other operator that is `Out` and the
+/// backend's own loops run, unchanged.
+
+#include <type_traits>
+
+namespace parprim::detail {
+
+template <class Op>
+concept accumulating_operator = requires {
+  typename std::remove_cvref_t<Op>::accumulator_type;
+};
+
+template <class Op, class Out>
+struct accumulator_of {
+  using type = Out;
+};
+template <accumulating_operator Op, class Out>
+struct accumulator_of<Op, Out> {
+  using type = typename Op::accumulator_type;
+};
+
+/// \brief What a scan with `Op` writing `Out` accumulates in: `Out`, or the operator's own.
+template <class Op, class Out>
+using accumulator_t = typename accumulator_of<std::remove_cvref_t<Op>, Out>::type;
+
+/// \brief The flags argument of `scan_block` for a scan without segments.
+inline constexpr const unsigned char* no_flags = nullptr;
+
+}  // namespace parprim::detail

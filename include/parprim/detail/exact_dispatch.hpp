@@ -1,0 +1,144 @@
+#pragma once
+/// \file
+/// \brief How parprim::exact_plus reaches the backends. Every front end (reduce.hpp, scan.hpp,
+/// segmented_scan.hpp, the transforms, and the MPI entry points) calls its backend through the
+/// `routed_*` functions below. For any operator but exact_plus they are the backend call
+/// itself (a compile-time branch: no cost). For exact_plus:
+/// - on an integer accumulator the backend runs parprim::plus;
+/// - on a float or double accumulator `F` the backend runs the accumulating operator
+///   `exact_sum<F>` (exact_sum.hpp, accumulating.hpp): its partial results, scan carries and
+///   MPI messages are `exact_accumulator<F>`, its block folds and block scans are the
+///   operator's, an exclusive scan's `init` enters as an accumulator, and a reduction's
+///   accumulator is rounded here, once (a scan's outputs are rounded in its block step).
+///
+/// The CUDA backend does not take exact sums yet: a device input (`device_span`, or a
+/// transform view of one) with exact_plus on float or double stops here with a compile error
+/// that says so, never a plain float sum. Adding it: remove that branch and give the CUDA
+/// backend `reduce_impl::apply` / `scan_impl` / `segmented_scan_impl` overloads for
+/// `exact_sum<F>` (device loops around exact_accumulator<F>, whose members are
+/// `PARPRIM_HOST_DEVICE`); docs/reproducible.md lists what they must do.
+
+#include <type_traits>
+#include <utility>
+
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_sum.hpp>
+#include <parprim/detail/transform_view.hpp>
+#include <parprim/device_span.hpp>
+#include <parprim/operators.hpp>
+
+namespace parprim::detail {
+
+template <class Op>
+inline constexpr bool is_exact_plus_v = std::is_same_v<std::remove_cvref_t<Op>, exact_plus>;
+
+/// \brief Whether an input lives in device memory (a `device_span` or a view of one).
+template <class Input>
+inline constexpr bool device_input_v = false;
+template <class T>
+inline constexpr bool device_input_v<device_span<T>> = true;
+template <class B, class F>
+inline constexpr bool device_input_v<unary_transform_view<B, F>> = device_input_v<B>;
+template <class B1, class B2, class F>
+inline constexpr bool device_input_v<binary_transform_view<B1, B2, F>> = device_input_v<B1>;
+
+/// \brief Whether a call with `Op` on accumulator `T` runs the exact sum.
+template <class Op, class T>
+inline constexpr bool runs_exact_sum_v = is_exact_plus_v<Op>&& ieee_bits_v<T>;
+
+template <class>
+inline constexpr bool exact_always_false_v = false;
+
+/// \brief Readable compile errors for exact_plus where it is not available.
+template <class Op, class T, class Input>
+constexpr void require_exact_plus_types() {
+  if constexpr (is_exact_plus_v<Op>) {
+    static_assert(std::is_integral_v<T> || ieee_bits_v<T>,
+                  "parprim::exact_plus sums float and double exactly (and integers as "
+                  "parprim::plus); for other accumulator types (long double, user types) use "
+                  "parprim::plus");
+    static_assert(!(ieee_bits_v<T> && device_input_v<Input>),
+                  "parprim::exact_plus on float / double: the CUDA backend does not take "
+                  "exact_plus yet. Use a host policy (parprim::seq, parprim::omp, "
+                  "parprim::mpi(comm) with a host local policy), or parprim::plus on the GPU "
+                  "(whose float results depend on the configuration).");
+  }
+}
+
+/// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
+template <class T, class Op>
+constexpr auto backend_op(const Op& op) {
+  if constexpr (!is_exact_plus_v<Op>)
+    return op;
+  else if constexpr (ieee_bits_v<T>)
+    return exact_sum<T>{};
+  else
+    return plus{};
+}
+
+/// \brief What an exclusive scan's `init` enters the backend as.
+template <class Op, class T>
+auto backend_init(const T& init) {
+  if constexpr (runs_exact_sum_v<Op, T>)
+    return exact_accumulator<T>(init);
+  else
+    return init;
+}
+
+/// \brief `Impl::apply(policy, in, init, op)`, exact_plus routed.
+template <class Impl, class Policy, class Input, class T, class Op>
+T routed_reduce(const Policy& policy, const Input& in, T init, const Op& op) {
+  require_exact_plus_types<Op, T, Input>();
+  if constexpr (runs_exact_sum_v<Op, T>) {
+    if constexpr (device_input_v<Input>) {
+      return init;  // not reached: require_exact_plus_types failed
+    } else {
+      return Impl::apply(policy, in, exact_accumulator<T>(init), exact_sum<T>{})
+          .template round<T>();
+    }
+  } else {
+    return Impl::apply(policy, in, std::move(init), backend_op<T>(op));
+  }
+}
+
+/// \brief `Impl::inclusive(policy, in, out, op)`, exact_plus routed.
+template <class Impl, class Policy, class Input, class Output, class Op>
+void routed_inclusive(const Policy& policy, const Input& in, const Output& out, const Op& op) {
+  using Out = typename Output::value_type;
+  require_exact_plus_types<Op, Out, Input>();
+  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+    Impl::inclusive(policy, in, out, backend_op<Out>(op));
+}
+
+/// \brief `Impl::exclusive(policy, in, out, init, op)`, exact_plus routed.
+template <class Impl, class Policy, class Input, class Output, class Op>
+void routed_exclusive(const Policy& policy, const Input& in, const Output& out,
+                      const typename Output::value_type& init, const Op& op) {
+  using Out = typename Output::value_type;
+  require_exact_plus_types<Op, Out, Input>();
+  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+    Impl::exclusive(policy, in, out, backend_init<Op>(init), backend_op<Out>(op));
+}
+
+/// \brief `Impl::inclusive(policy, in, flags, out, op)` (segmented), exact_plus routed.
+template <class Impl, class Policy, class Input, class Flags, class Output, class Op>
+void routed_segmented_inclusive(const Policy& policy, const Input& in, const Flags& flags,
+                                const Output& out, const Op& op) {
+  using Out = typename Output::value_type;
+  require_exact_plus_types<Op, Out, Input>();
+  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+    Impl::inclusive(policy, in, flags, out, backend_op<Out>(op));
+}
+
+/// \brief `Impl::exclusive(policy, in, flags, out, init, op)` (segmented), exact_plus routed.
+template <class Impl, class Policy, class Input, class Flags, class Output, class Op>
+void routed_segmented_exclusive(const Policy& policy, const Input& in, const Flags& flags,
+                                const Output& out, const typename Output::value_type& init,
+                                const Op& op) {
+  using Out = typename Output::value_type;
+  require_exact_plus_types<Op, Out, Input>();
+  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+    Impl::exclusive(policy, in, flags, out, backend_init<Op>(init), backend_op<Out>(op));
+}
+
+}  // namespace parprim::detail
