@@ -16,7 +16,9 @@
 /// - `policy_type` and three lists of `named_policy<policy_type>`:
 ///   `policies()` (every configuration the small-size tests run, e.g. thread counts),
 ///   `large_policies()` (a cheaper subset for the `large` sizes) and
-///   `determinism_policies()` (configurations whose float results must repeat bit for bit).
+///   `determinism_policies()` (configurations whose float results must repeat bit for bit)
+///   and `reproducibility_policies()` (configurations whose parprim::exact_plus results must
+///   equal the exact reference, hence each other, bit for bit: tests/exact_plus.cpp).
 /// - `buffer<T>`: where the data lives for this backend. Host backends use `host_buffer<T>`
 ///   (buffer.hpp); a device backend (CUDA) would provide a type with the same members that
 ///   copies to and from device memory (constructors from the visible host contents or from
@@ -60,6 +62,7 @@ struct seq_backend {
   static std::vector<named_policy<policy_type>> policies() { return {{parprim::seq, "seq"}}; }
   static std::vector<named_policy<policy_type>> large_policies() { return policies(); }
   static std::vector<named_policy<policy_type>> determinism_policies() { return policies(); }
+  static std::vector<named_policy<policy_type>> reproducibility_policies() { return policies(); }
 };
 
 /// \brief The OpenMP backend (target parprim::openmp, macro PARPRIM_HAS_OPENMP).
@@ -103,6 +106,19 @@ struct omp_backend {
     for (int t : {1, 3, 7})
       v.push_back(
           {parprim::omp.threads(t).grain(1), "omp.threads(" + std::to_string(t) + ").grain(1)"});
+    v.push_back({parprim::omp, "omp (default threads and grain)"});
+    return v;
+  }
+  /// Thread counts 1, 2, 3, 7 and 16 with grain 1 (16: more threads than the 2-core test
+  /// machine has; so only up to 100000 elements), 4 threads with a grain of half a chunk of the
+  /// exact sums (blocks that split their chunks), and the default policy.
+  static std::vector<named_policy<policy_type>> reproducibility_policies() {
+    std::vector<named_policy<policy_type>> v;
+    for (int t : {1, 2, 3, 7})
+      v.push_back(
+          {parprim::omp.threads(t).grain(1), "omp.threads(" + std::to_string(t) + ").grain(1)"});
+    v.push_back({parprim::omp.threads(16).grain(1), "omp.threads(16).grain(1)", 100000});
+    v.push_back({parprim::omp.threads(4).grain(512), "omp.threads(4).grain(512)"});
     v.push_back({parprim::omp, "omp (default threads and grain)"});
     return v;
   }

@@ -1,0 +1,257 @@
+/// \file
+/// \brief parprim::exact_plus on every host backend of support/backends.hpp: every primitive's
+/// float and double results must equal, bit for bit, the exact sum of their operands rounded
+/// once (support/exact_reference.hpp, an independent big-integer reference), for every
+/// configuration in the backend's reproducibility_policies() (OpenMP: 1, 2, 3, 7 and 16
+/// threads, several grains), on the inputs of support/exact_values.hpp (wide exponents,
+/// cancellation, subnormals, signed zeros, NaN and infinities, overflow, halfway cases) at
+/// awkward sizes. Equal to one reference, the configurations are equal to each other.
+
+#include <bit>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "support/backends.hpp"
+#include "support/exact_reference.hpp"
+#include "support/exact_values.hpp"
+#include "support/harness.hpp"
+
+namespace parprim_test {
+namespace {
+
+/// \brief Around the chunk of the exact sums (1024), small primes, 2^k +- 1.
+std::vector<std::size_t> exact_sizes() {
+  return {0,   1,   2,    3,    5,    7,    31,   32,   33,    127,
+          128, 129, 1023, 1024, 1025, 2047, 2049, 4099, 10007, 65537};
+}
+
+/// \brief What make_expectation needs to know: results compared exactly.
+template <class F>
+struct exact_case {
+  using acc_t = F;
+  static constexpr bool approximate = false;
+};
+
+/// \brief The expected output buffer (guards, then `body`), compared bit for bit.
+template <class F>
+::testing::AssertionResult same_bits(const std::vector<F>& body, std::span<const F> got) {
+  expectation<F> e = make_expectation<exact_case<F>>(body.size());
+  std::copy(body.begin(), body.end(), e.exact.begin() + static_cast<std::ptrdiff_t>(guard));
+  return matches(e, got);
+}
+
+/// \brief Every primitive on one input with one policy, against the reference.
+template <class B, class F, class Policy>
+void check_all(const named_policy<Policy>& p, const std::vector<F>& in,
+               const std::vector<std::uint8_t>& flags, F init) {
+  using buf = typename B::template buffer<F>;
+  const parprim::exact_plus op{};
+  const std::size_t n = in.size();
+  buf input{std::span<const F>(in)};
+  const std::span<const F> x(input.range());
+  const auto poisoned_out = [n] { return buf(n, byte_pattern<F>(poison_byte)); };
+
+  {
+    const F got = parprim::reduce(p.policy, x, init, op);
+    const F want = exact_expected<F>::reduce(in, init);
+    EXPECT_TRUE(exact_equal(got, want))
+        << "reduce: got " << show(got) << ", expected " << show(want);
+  }
+  const auto inclusive = exact_expected<F>::scan(in, nullptr, false, init);
+  const auto exclusive = exact_expected<F>::scan(in, nullptr, true, init);
+  {
+    buf out = poisoned_out();
+    parprim::inclusive_scan(p.policy, x, out.range(), op);
+    EXPECT_TRUE(same_bits(inclusive, out.read_all())) << "inclusive_scan";
+  }
+  {
+    buf out = poisoned_out();
+    parprim::exclusive_scan(p.policy, x, out.range(), init, op);
+    EXPECT_TRUE(same_bits(exclusive, out.read_all())) << "exclusive_scan";
+  }
+  {
+    buf inout{std::span<const F>(in)};  // in place
+    parprim::inclusive_scan(p.policy, inout.range(), inout.range(), op);
+    EXPECT_TRUE(same_bits(inclusive, inout.read_all())) << "inclusive_scan in place";
+  }
+  {
+    buf inout{std::span<const F>(in)};
+    parprim::exclusive_scan(p.policy, inout.range(), inout.range(), init, op);
+    EXPECT_TRUE(same_bits(exclusive, inout.read_all())) << "exclusive_scan in place";
+  }
+  {
+    buf out = poisoned_out();
+    parprim::segmented_inclusive_scan(p.policy, x, flags, out.range(), op);
+    EXPECT_TRUE(same_bits(exact_expected<F>::scan(in, flags.data(), false, init), out.read_all()))
+        << "segmented_inclusive_scan";
+  }
+  {
+    buf out = poisoned_out();
+    parprim::segmented_exclusive_scan(p.policy, x, flags, out.range(), init, op);
+    EXPECT_TRUE(same_bits(exact_expected<F>::scan(in, flags.data(), true, init), out.read_all()))
+        << "segmented_exclusive_scan";
+  }
+  EXPECT_TRUE(unchanged(input.read_all(), std::span<const F>(in))) << "the input changed";
+}
+
+/// \brief The transforms, float elements: f(x) = x * x and f(x, y) = x * y in double are exact
+/// (a product of two floats has at most 48 bits), so the results are the exact sum of squares
+/// and the exact dot product rounded once to double; and the float sum of x / 3 (each quotient
+/// rounded to float first: the contract converts f(x) to the accumulator type).
+template <class B, class Policy>
+void check_transforms(const named_policy<Policy>& p, const std::vector<float>& in) {
+  const parprim::exact_plus op{};
+  const std::size_t n = in.size();
+  const auto square = [](float v) { return static_cast<double>(v) * static_cast<double>(v); };
+  const auto product = [](float a, float b) { return static_cast<double>(a) * b; };
+  const auto third = [](float v) { return v / 3.0f; };
+  const std::vector<float> rev(in.rbegin(), in.rend());
+  std::vector<double> squares(n), products(n);
+  std::vector<float> thirds(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    squares[i] = square(in[i]);
+    products[i] = product(in[i], rev[i]);
+    thirds[i] = third(in[i]);
+  }
+  typename B::template buffer<float> a{std::span<const float>(in)};
+  typename B::template buffer<float> b{std::span<const float>(rev)};
+  const std::span<const float> x(a.range()), y(b.range());
+  EXPECT_TRUE(exact_equal(parprim::transform_reduce(p.policy, x, 0.0, op, square),
+                          exact_expected<double>::reduce(squares, 0.0)))
+      << "transform_reduce, sum of squares";
+  EXPECT_TRUE(exact_equal(parprim::transform_reduce(p.policy, x, y, -0.0, op, product),
+                          exact_expected<double>::reduce(products, -0.0)))
+      << "transform_reduce, dot product";
+  EXPECT_TRUE(exact_equal(parprim::transform_reduce(p.policy, x, 0.0f, op, third),
+                          exact_expected<float>::reduce(thirds, 0.0f)))
+      << "transform_reduce, float sum of x / 3";
+  typename B::template buffer<double> out(n, byte_pattern<double>(poison_byte));
+  parprim::transform_inclusive_scan(p.policy, x, out.range(), op, square);
+  EXPECT_TRUE(same_bits(exact_expected<double>::scan(squares, nullptr, false, 0.0), out.read_all()))
+      << "transform_inclusive_scan";
+  parprim::transform_exclusive_scan(p.policy, x, out.range(), 1.0, op, square);
+  EXPECT_TRUE(same_bits(exact_expected<double>::scan(squares, nullptr, true, 1.0), out.read_all()))
+      << "transform_exclusive_scan";
+}
+
+template <class B, class F>
+void run_exact(const std::vector<std::size_t>& sizes, std::span<const exact_mix> mixes,
+               bool large) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (const exact_mix mix : mixes) {
+    SCOPED_TRACE(std::string("input: ") + exact_mix_name(mix));
+    std::size_t size_index = 0;
+    for (const std::size_t n : sizes) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      rng_t r = make_rng(seed, n, static_cast<std::uint64_t>(mix) + 1);
+      const std::vector<F> in = exact_input<F>(mix, r, n);
+      const std::vector<std::uint8_t> flags =
+          make_flags(r, n, all_densities[size_index % std::size(all_densities)]);
+      const F init = exact_input<F>(mix, r, 1)[0];
+      const auto list = [] { return B::reproducibility_policies(); };
+      const std::size_t policies = list().size();
+      for_each_policy<B>(
+          list,
+          [&](const auto& p, std::size_t i) {
+            if (!runs_policy(large, size_index, i, policies)) return;
+            check_all<B>(p, in, flags, init);
+            if constexpr (sizeof(F) == 4)
+              if (mix == exact_mix::uniform || mix == exact_mix::wide) check_transforms<B>(p, in);
+          },
+          n);
+      ++size_index;
+      if (::testing::Test::HasFailure() || ::testing::Test::IsSkipped()) return;
+    }
+  }
+}
+
+template <class B>
+class ExactPlus : public ::testing::Test {};
+TYPED_TEST_SUITE(ExactPlus, backends);
+
+template <class B>
+class ExactPlusLarge : public ::testing::Test {};
+TYPED_TEST_SUITE(ExactPlusLarge, backends);
+
+TYPED_TEST(ExactPlus, FloatEqualsExactReference) {
+  run_exact<TypeParam, float>(exact_sizes(), all_exact_mixes, false);
+}
+TYPED_TEST(ExactPlus, DoubleEqualsExactReference) {
+  run_exact<TypeParam, double>(exact_sizes(), all_exact_mixes, false);
+}
+
+/// The chunk path at sizes where every thread holds many chunks (and the default OpenMP
+/// policy runs in parallel).
+constexpr exact_mix large_mixes[] = {exact_mix::uniform, exact_mix::mixed_scale,
+                                     exact_mix::cancellation, exact_mix::integers};
+TYPED_TEST(ExactPlusLarge, FloatEqualsExactReference) {
+  run_exact<TypeParam, float>({1000003, (std::size_t{1} << 20) + 1}, large_mixes, true);
+}
+TYPED_TEST(ExactPlusLarge, DoubleEqualsExactReference) {
+  run_exact<TypeParam, double>({1000003, (std::size_t{1} << 20) + 1}, large_mixes, true);
+}
+
+/// \brief The documented semantics on every policy: one rounding, special values, signed
+/// zeros, integers.
+TYPED_TEST(ExactPlus, DocumentedCases) {
+  const parprim::exact_plus op{};
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+  const auto bits = [](float v) { return std::bit_cast<std::uint32_t>(v); };
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::reproducibility_policies(); },
+      [&](const auto& p) {
+        const auto sum = [&](std::vector<float> v, float init = 0.0f) {
+          return parprim::reduce(p.policy, v, init, op);
+        };
+        EXPECT_EQ(sum({1e30f, 1.0f, -1e30f}), 1.0f) << "cancellation";
+        EXPECT_EQ(sum({1.0f, 0x1p-24f}), 1.0f) << "a tie rounds to even";
+        EXPECT_EQ(sum({1.0f, 0x1p-24f, 0x1p-60f}), 1.0f + 0x1p-23f) << "just above the tie";
+        EXPECT_EQ(sum({FLT_MAX, FLT_MAX, -FLT_MAX}), FLT_MAX) << "no intermediate overflow";
+        EXPECT_EQ(sum({FLT_MAX, FLT_MAX}), inf) << "overflow of the exact sum";
+        EXPECT_EQ(sum({-FLT_MAX, -0x1p103f}), -inf) << "exactly halfway to 2^128";
+        EXPECT_EQ(sum({-FLT_MAX, -0x1p102f}), -FLT_MAX) << "below halfway to 2^128";
+        EXPECT_EQ(sum({0x1p-149f, 0x1p-149f, 0x1p-149f}), 0x3p-149f) << "subnormals add exactly";
+        EXPECT_EQ(bits(sum({inf, -inf})), bits(nan)) << "inf - inf";
+        EXPECT_EQ(bits(sum({1.0f, std::bit_cast<float>(0xffc01234u)})), bits(nan))
+            << "a NaN with a payload gives the default NaN";
+        EXPECT_EQ(sum({inf, 1.0f, FLT_MAX}), inf);
+        EXPECT_EQ(bits(sum({}, -0.0f)), bits(-0.0f)) << "empty, init -0";
+        EXPECT_EQ(bits(sum({-0.0f, -0.0f}, -0.0f)), bits(-0.0f)) << "only -0";
+        EXPECT_EQ(bits(sum({-0.0f, -0.0f}, 0.0f)), bits(0.0f)) << "+0 among them";
+        EXPECT_EQ(bits(sum({1.0f, -1.0f}, -0.0f)), bits(0.0f)) << "exact zero of non-zeros";
+        const std::vector<int> ints = {std::numeric_limits<int>::max(), 1, -5};
+        EXPECT_EQ(parprim::reduce(p.policy, ints, 0LL, op),
+                  parprim::reduce(p.policy, ints, 0LL, parprim::plus{}))
+            << "integers: plus";
+        const std::vector<float> v = {-0.0f, 1e30f, 1.0f, -1e30f, -0.0f};
+        std::vector<float> out(v.size());
+        parprim::inclusive_scan(p.policy, v, out, op);
+        EXPECT_EQ(bits(out[0]), bits(-0.0f));
+        EXPECT_EQ(out[2], 1e30f);
+        EXPECT_EQ(out[3], 1.0f);
+        EXPECT_EQ(out[4], 1.0f);
+      });
+}
+
+TEST(ExactPlusOperator, IsCommutativeWithIdentityMinusZero) {
+  static_assert(parprim::is_commutative_v<parprim::exact_plus>);
+  static_assert(std::bit_cast<std::uint64_t>(parprim::identity_v<parprim::exact_plus, double>()) ==
+                std::bit_cast<std::uint64_t>(-0.0));
+  static_assert(parprim::identity_v<parprim::exact_plus, int>() == 0);
+  EXPECT_EQ(parprim::exact_plus{}(0.1f, 0.2f), 0.1f + 0.2f) << "on two operands, a + b";
+}
+
+}  // namespace
+}  // namespace parprim_test
