@@ -1,0 +1,147 @@
+/// \file
+/// \brief parprim::exact_plus on a communicator: every primitive's float and double results,
+/// for every split of the global sequence over the ranks (uneven, empty ranks first, last,
+/// odd) and both host local policies, equal bit for bit the exact reference of
+/// tests/support/exact_reference.hpp on the gathered global sequence: the same bits as on
+/// seq and omp (tests/exact_plus.cpp), whatever the rank count.
+
+#include <bit>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../support/exact_reference.hpp"
+#include "../support/exact_values.hpp"
+#include "support.hpp"
+
+namespace parprim_mpi_test {
+namespace {
+
+using parprim_test::exact_expected;
+using parprim_test::exact_mix;
+
+template <class Local, class F>
+struct exact_combo {
+  using local = Local;
+  using value_type = F;
+};
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+using exact_combos =
+    ::testing::Types<exact_combo<seq_local, float>, exact_combo<seq_local, double>,
+                     exact_combo<omp_local, float>, exact_combo<omp_local, double>>;
+#else
+using exact_combos =
+    ::testing::Types<exact_combo<seq_local, float>, exact_combo<seq_local, double>>;
+#endif
+
+struct exact_combo_names {
+  template <class C>
+  static std::string GetName(int) {
+    return std::string(C::local::name) + (sizeof(typename C::value_type) == 4 ? "_f32" : "_f64");
+  }
+};
+
+/// \brief Bitwise comparison of a gathered result with the reference; the first mismatch.
+template <class F>
+::testing::AssertionResult same_bits(const std::vector<F>& got, const std::vector<F>& want) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(F)) != 0 && bad++ == 0) first = i;
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << bad << " of " << got.size() << " elements differ, first at " << first << ": "
+         << got[first] << " instead of " << want[first];
+}
+
+template <class F>
+bool same_value(F a, F b) {
+  return std::memcmp(&a, &b, sizeof(F)) == 0;
+}
+
+constexpr exact_mix mpi_mixes[] = {
+    exact_mix::uniform,      exact_mix::wide, exact_mix::cancellation, exact_mix::special,
+    exact_mix::signed_zeros, exact_mix::ties, exact_mix::overflow,     exact_mix::mixed_scale};
+constexpr std::size_t mpi_sizes[] = {0, 1, 2, 5, 97, 3001, 20011};
+
+template <class C>
+class MpiExactPlus : public ::testing::Test {};
+TYPED_TEST_SUITE(MpiExactPlus, exact_combos, exact_combo_names);
+
+TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
+  using F = typename TypeParam::value_type;
+  SCOPED_TRACE(seed_trace());
+  const world w = comm_world();
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
+  const parprim::exact_plus op{};
+  std::uint64_t k = 0;
+  for (const exact_mix mix : mpi_mixes) {
+    SCOPED_TRACE(std::string("input: ") + parprim_test::exact_mix_name(mix));
+    for (const std::size_t n : mpi_sizes) {
+      for (const split s : all_splits) {
+        rng_t r = make_rng(static_cast<std::uint64_t>(mix) + 101, n, ++k);
+        const std::vector<F> in = parprim_test::exact_input<F>(mix, r, n);
+        std::vector<std::uint8_t> flags(n);
+        for (auto& f : flags) f = uniform_int<int>(r, 0, 7) == 0 ? 1 : 0;
+        const F init = parprim_test::exact_input<F>(mix, r, 1)[0];
+        const layout l = make_layout(s, n, w.size, r);
+        SCOPED_TRACE("n = " + std::to_string(n) + ", split: " + split_name(s));
+        const auto mine = std::span(in).subspan(l.offset[w.rank], l.count[w.rank]);
+        const auto my_flags =
+            std::span<const std::uint8_t>(flags).subspan(l.offset[w.rank], l.count[w.rank]);
+        std::vector<F> out(mine.size());
+
+        const F sum = parprim::reduce(policy, mine, init, op);
+        EXPECT_TRUE(same_value(sum, exact_expected<F>::reduce(in, init))) << "reduce";
+        for (const F other : allgather_value(sum))
+          EXPECT_TRUE(same_value(other, sum)) << "a rank disagrees";
+        // the other ranks get init back, rounded like every result (a NaN: the default NaN)
+        const F at_root = parprim::reduce(policy.root(w.size - 1), mine, init, op);
+        const F init_back = exact_expected<F>::reduce(std::vector<F>{}, init);
+        EXPECT_TRUE(same_value(at_root, w.rank == w.size - 1 ? sum : init_back)) << "reduce, root";
+
+        parprim::inclusive_scan(policy, mine, out, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, nullptr, false, init)))
+            << "inclusive_scan";
+        parprim::exclusive_scan(policy, mine, out, init, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, nullptr, true, init)))
+            << "exclusive_scan";
+        std::vector<F> inout(mine.begin(), mine.end());
+        parprim::inclusive_scan(policy, inout, inout, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(inout, l),
+                              exact_expected<F>::scan(in, nullptr, false, init)))
+            << "inclusive_scan in place";
+        parprim::segmented_inclusive_scan(policy, mine, my_flags, out, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, flags.data(), false, init)))
+            << "segmented_inclusive_scan";
+        parprim::segmented_exclusive_scan(policy, mine, my_flags, out, init, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, flags.data(), true, init)))
+            << "segmented_exclusive_scan";
+
+        // transforms: f(x) = 2x is exact
+        const auto twice = [](F v) { return v * F(2); };
+        std::vector<F> doubled(n);
+        for (std::size_t i = 0; i < n; ++i) doubled[i] = twice(in[i]);
+        EXPECT_TRUE(same_value(parprim::transform_reduce(policy, mine, init, op, twice),
+                               exact_expected<F>::reduce(doubled, init)))
+            << "transform_reduce";
+        parprim::transform_inclusive_scan(policy, mine, out, op, twice);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(doubled, nullptr, false, init)))
+            << "transform_inclusive_scan";
+        if (::testing::Test::HasFailure()) return;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace parprim_mpi_test
