@@ -28,7 +28,8 @@ struct scan_impl<omp_policy> {
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, out.data(), c, nullptr, no_flags, false);
+        op.scan_block(in, b, e, c, nullptr, no_flags, false,
+                      openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         std::size_t i = b;
         const Out first = c ? *c : static_cast<Out>(in[b]);
@@ -55,7 +56,8 @@ struct scan_impl<omp_policy> {
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, out.data(), carry, nullptr, no_flags, true);
+        op.scan_block(in, b, e, carry, nullptr, no_flags, true,
+                      openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = *carry, &in, op](std::size_t k) mutable {

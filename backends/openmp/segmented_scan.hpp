@@ -30,8 +30,8 @@ struct segmented_scan_impl<omp_policy> {
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, out.data(), restart ? nullptr : &carry->value, nullptr,
-                      flags.data(), false);
+        op.scan_block(in, b, e, restart ? nullptr : &carry->value, nullptr, flags.data(), false,
+                      openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
         std::size_t i = b;
@@ -58,7 +58,8 @@ struct segmented_scan_impl<omp_policy> {
       // acc = init op (the segment's elements before k)
       const Acc first = (b > 0 && carry) ? static_cast<Acc>(op(init, carry->value)) : init;
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, out.data(), &first, &init, flags.data(), true);
+        op.scan_block(in, b, e, &first, &init, flags.data(), true,
+                      openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = first, init, &in, &flags, op](std::size_t k) mutable {

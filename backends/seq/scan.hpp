@@ -20,7 +20,7 @@ struct scan_impl<seq_policy> {
                         const accumulator_t<Op, Out>* carry = nullptr) {
     if (in.empty()) return;
     if constexpr (accumulating_operator<Op>) {
-      op.scan_block(in, 0, in.size(), out.data(), carry, nullptr, no_flags, false);
+      op.scan_block(in, 0, in.size(), carry, nullptr, no_flags, false, copy_to<Out>{out.data()});
     } else {
       Out acc =
           carry ? static_cast<Out>(op(*carry, static_cast<Out>(in[0]))) : static_cast<Out>(in[0]);
@@ -36,7 +36,7 @@ struct scan_impl<seq_policy> {
   static void exclusive(const seq_policy&, const Input& in, std::span<Out> out,
                         accumulator_t<Op, Out> init, Op op) {
     if constexpr (accumulating_operator<Op>) {
-      op.scan_block(in, 0, in.size(), out.data(), &init, nullptr, no_flags, true);
+      op.scan_block(in, 0, in.size(), &init, nullptr, no_flags, true, copy_to<Out>{out.data()});
     } else {
       Out acc = init;
       for (std::size_t i = 0; i < in.size(); ++i) {

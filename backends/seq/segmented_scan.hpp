@@ -19,7 +19,8 @@ struct segmented_scan_impl<seq_policy> {
                         std::span<Out> out, Op op) {
     if (in.empty()) return;
     if constexpr (accumulating_operator<Op>) {
-      op.scan_block(in, 0, in.size(), out.data(), nullptr, nullptr, flags.data(), false);
+      op.scan_block(in, 0, in.size(), nullptr, nullptr, flags.data(), false,
+                    copy_to<Out>{out.data()});
     } else {
       Out acc = static_cast<Out>(in[0]);
       out[0] = acc;
@@ -36,7 +37,7 @@ struct segmented_scan_impl<seq_policy> {
                         std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
     if constexpr (accumulating_operator<Op>) {
       if (!in.empty())
-        op.scan_block(in, 0, in.size(), out.data(), &init, &init, flags.data(), true);
+        op.scan_block(in, 0, in.size(), &init, &init, flags.data(), true, copy_to<Out>{out.data()});
     } else {
       Out acc = init;
       for (std::size_t i = 0; i < in.size(); ++i) {

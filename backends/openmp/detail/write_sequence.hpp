@@ -67,4 +67,15 @@ void write_sequence(Out* out, std::size_t b, std::size_t e, bool stream, Next ne
   for (; i < e; ++i) out[i] = next(i);
 }
 
+/// \brief Stores a piece of a block's outputs computed elsewhere (an accumulating operator's
+/// block scan, detail/accumulating.hpp) with write_sequence: streaming when `stream`.
+template <class Out>
+struct sequence_store {
+  Out* out;
+  bool stream;
+  void operator()(std::size_t k, const Out* values, std::size_t count) const {
+    write_sequence(out, k, k + count, stream, [values, k](std::size_t i) { return values[i - k]; });
+  }
+};
+
 }  // namespace parprim::openmp::detail

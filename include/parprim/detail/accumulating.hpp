@@ -7,14 +7,17 @@
 ///   the values ranks exchange are `A`, combined with `A op(A, A)` (associative);
 /// - does the per-element work of a block itself, where its step on single elements would be
 ///   slow: `A op.fold(A acc, const Input& in, std::size_t b, std::size_t n)` is `acc` plus
-///   elements [b, b + n); `op.scan_block(in, b, e, Out* out, const A* carry, const A* reset,
-///   const Flag* flags, bool exclusive)` writes the scan of elements [b, e) from `*carry`
-///   (null: nothing before), restarting from `*reset` (null: nothing) at each non-zero flag
-///   when `flags` is not null.
+///   elements [b, b + n); `op.scan_block(in, b, e, const A* carry, const A* reset,
+///   const Flag* flags, bool exclusive, Store store)` computes the scan of elements [b, e) from
+///   `*carry` (null: nothing before), restarting from `*reset` (null: nothing) at each non-zero
+///   flag when `flags` is not null, and hands the outputs to `store(k, const Out* values,
+///   count)` (outputs k .. k + count - 1) a piece at a time, after reading those elements: the
+///   backend stores them (streaming stores, ...).
 /// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
 /// carries in `accumulator_t<Op, Out>`; for every other operator that is `Out` and the
 /// backend's own loops run, unchanged.
 
+#include <cstddef>
 #include <type_traits>
 
 namespace parprim::detail {
@@ -39,5 +42,14 @@ using accumulator_t = typename accumulator_of<std::remove_cvref_t<Op>, Out>::typ
 
 /// \brief The flags argument of `scan_block` for a scan without segments.
 inline constexpr const unsigned char* no_flags = nullptr;
+
+/// \brief A `store` for `scan_block` that copies into `out`.
+template <class Out>
+struct copy_to {
+  Out* out;
+  void operator()(std::size_t k, const Out* values, std::size_t count) const {
+    for (std::size_t i = 0; i < count; ++i) out[k + i] = values[i];
+  }
+};
 
 }  // namespace parprim::detail

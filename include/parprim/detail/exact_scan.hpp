@@ -249,16 +249,18 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 }
 
 /// \brief The block step of every host exact scan: elements [b, e) of `in` (converted to `F`),
-/// `out[k]` for k in [b, e) = the rounded running sum after (inclusive) or before (exclusive)
-/// element k. The running sum starts as `*carry` (null: empty); with `flags`, a non-zero
-/// `flags[k]` restarts it at element k from `*reset` (null: empty). Every element is read
-/// before its output is written (`out` may be the input).
-template <class F, class Input, class Flag>
-void scan_block(const Input& in, std::size_t b, std::size_t e, F* out,
-                const exact_accumulator<F>* carry, const exact_accumulator<F>* reset,
-                const Flag* flags, bool exclusive) {
+/// output k for k in [b, e) = the rounded running sum after (inclusive) or before (exclusive)
+/// element k, handed to `store(k, values, count)` a chunk at a time (the backend writes them,
+/// with streaming stores where it would). The running sum starts as `*carry` (null: empty);
+/// with `flags`, a non-zero `flags[k]` restarts it at element k from `*reset` (null: empty).
+/// Every element of a chunk is read before its outputs are stored (the output may be the
+/// input).
+template <class F, class Input, class Flag, class Store>
+void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accumulator<F>* carry,
+                const exact_accumulator<F>* reset, const Flag* flags, bool exclusive, Store store) {
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   F buf[chunk];
+  F res[chunk];
   for (std::size_t k = b; k < e;) {
     std::size_t c = e - k < chunk ? e : k + chunk;
     if (flags != nullptr) {
@@ -270,7 +272,8 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, F* out,
         }
     }
     for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
-    scan_chunk(acc, buf, c - k, out + k, exclusive);
+    scan_chunk(acc, buf, c - k, res, exclusive);
+    store(k, static_cast<const F*>(res), c - k);
     k = c;
   }
 }

@@ -31,12 +31,12 @@ struct exact_sum {
   accumulator_type fold(accumulator_type acc, const Input& in, std::size_t b, std::size_t n) const {
     return exact::fold<F>(acc, in, b, n);
   }
-  /// \brief The scan of elements [b, e) of `in` into `out` (see accumulating.hpp), on the host.
-  template <class Input, class Flag>
-  void scan_block(const Input& in, std::size_t b, std::size_t e, F* out,
-                  const accumulator_type* carry, const accumulator_type* reset, const Flag* flags,
-                  bool exclusive) const {
-    exact::scan_block<F>(in, b, e, out, carry, reset, flags, exclusive);
+  /// \brief The scan of elements [b, e) of `in` (see accumulating.hpp), on the host.
+  template <class Input, class Flag, class Store>
+  void scan_block(const Input& in, std::size_t b, std::size_t e, const accumulator_type* carry,
+                  const accumulator_type* reset, const Flag* flags, bool exclusive,
+                  Store store) const {
+    exact::scan_block<F>(in, b, e, carry, reset, flags, exclusive, store);
   }
 };
 
