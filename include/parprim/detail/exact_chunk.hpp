@@ -62,9 +62,11 @@ struct chunk_survey {
 };
 
 /// \brief The first pass, on the bits (integer SIMD lanes; SSE2 has no 64-bit compares, so a
-/// double is judged by its upper 32 bits, which hold its exponent field).
-template <class F>
-chunk_survey survey(const F* x, std::size_t n) {
+/// double is judged by its upper 32 bits, which hold its exponent field). With `Sum`, it also
+/// sums the elements in double into `*sum`: exact whenever the plan is one slice (in any order),
+/// which saves floats a second pass.
+template <class F, bool Sum = false>
+chunk_survey survey(const F* x, std::size_t n, double* sum = nullptr) {
   using U = typename ieee_format<F>::bits_type;
   constexpr int word_shift = sizeof(F) == 4 ? 0 : 32;    // the word holding the exponent
   constexpr int field_shift = sizeof(F) == 4 ? 23 : 20;  // its position in that word
@@ -73,10 +75,12 @@ chunk_survey survey(const F* x, std::size_t n) {
   constexpr std::size_t w = 8;
   std::int32_t hi[w], lo[w];
   U other[w];
+  double partial[w];
   for (std::size_t j = 0; j < w; ++j) {
     hi[j] = 0;
     lo[j] = none;
     other[j] = 0;
+    partial[j] = 0;
   }
   const auto step = [&](std::size_t j, F v) {
     const U u = __builtin_bit_cast(U, v);
@@ -87,6 +91,7 @@ chunk_survey survey(const F* x, std::size_t n) {
     const std::int32_t key = h | (-static_cast<std::int32_t>((h | rest) == 0) & none);
     lo[j] = key < lo[j] ? key : lo[j];
     other[j] |= u ^ sign;
+    if constexpr (Sum) partial[j] += static_cast<double>(v);
   };
   std::size_t i = 0;
   for (; i + w <= n; i += w)
@@ -94,11 +99,14 @@ chunk_survey survey(const F* x, std::size_t n) {
   for (; i < n; ++i) step(0, x[i]);
   std::int32_t h = 0, l = none;
   U o = 0;
+  double total = 0;
   for (std::size_t j = 0; j < w; ++j) {
     h = h < hi[j] ? hi[j] : h;
     l = lo[j] < l ? lo[j] : l;
     o |= other[j];
+    total += partial[j];
   }
+  if constexpr (Sum) *sum = total;
   return {h >> field_shift, l >> field_shift, l == none && h < none, o != 0};
 }
 
@@ -157,7 +165,9 @@ void slice_sums(const F* x, std::size_t n, int top, double* sums) {
 /// \brief Adds `x[0..n)` (n <= chunk) to `acc`.
 template <class F>
 void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n) {
-  const chunk_survey s = survey(x, n);
+  constexpr bool sum_first = sizeof(F) == 4;  // floats: one slice is the common plan
+  double sums[max_levels];
+  const chunk_survey s = survey<F, sum_first>(x, n, sums);
   int top = 0;
   const int levels = n < 2 * lanes ? 0 : plan_levels<F>(s, top);
   if (levels == 0) {
@@ -166,13 +176,12 @@ void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n) {
   }
   if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
   if (s.all_zero) return;
-  double sums[max_levels];
-  if (levels == 1)
-    slice_sums<1>(x, n, top, sums);
-  else if (levels == 2)
+  if (levels == 2)
     slice_sums<2>(x, n, top, sums);
-  else
+  else if (levels == 3)
     slice_sums<3>(x, n, top, sums);
+  else if (!sum_first)  // (with sum_first, sums[0] is the one slice's sum already)
+    slice_sums<1>(x, n, top, sums);
   for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
 }
 
