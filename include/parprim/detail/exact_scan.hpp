@@ -124,35 +124,57 @@ std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out) {
   }
 }
 
+/// \brief Independent running sums a chunk's first pass keeps (quarters of the chunk).
+inline constexpr std::size_t scan_chains = 4;
+
 /// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
 /// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
-/// sums (a dependency chain), then every output from them (independent: vectorizes).
+/// sums, then every output from them (independent: vectorizes). Every sum of slices of the
+/// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
+/// the chunk as independent dependency chains, and the second adds to each running sum the
+/// (exact) total of the quarters before its own.
 template <int Levels, bool Exclusive, prefix_mode Mode, class F>
 bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F* out,
                  double* sums) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   double running[Levels][chunk];
-  double s[Levels] = {};
-  for (std::size_t i = 0; i < n; ++i) {
+  const std::size_t quarter = (n + scan_chains - 1) / scan_chains;
+  double s[scan_chains][Levels] = {};
+  const auto step = [&](std::size_t c, std::size_t i) {
     if constexpr (Exclusive)
-      for (int l = 0; l < Levels; ++l) running[l][i] = s[l];
+      for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
     double r = static_cast<double>(x[i]);
     for (int l = 0; l + 1 < Levels; ++l) {
       const double q = (sigma[l] + r) - sigma[l];
       r -= q;
-      s[l] += q;
+      s[c][l] += q;
     }
-    s[Levels - 1] += r;
+    s[c][Levels - 1] += r;
     if constexpr (!Exclusive)
-      for (int l = 0; l < Levels; ++l) running[l][i] = s[l];
+      for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
+  };
+  const std::size_t full = n / quarter;  // quarters of full length (the last may be shorter)
+  for (std::size_t i = 0; i < quarter; ++i)
+    for (std::size_t c = 0; c < scan_chains; ++c)
+      if (c < full || c * quarter + i < n) step(c, c * quarter + i);
+  double offset[scan_chains][Levels];
+  for (int l = 0; l < Levels; ++l) {
+    double before = 0;
+    for (std::size_t c = 0; c < scan_chains; ++c) {
+      offset[c][l] = before;
+      before += s[c][l];
+    }
+    sums[l] = before;
   }
-  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
   std::uint64_t failed = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    double v[Levels];
-    for (int l = 0; l < Levels; ++l) v[l] = running[l][i];
-    failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i]);
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    for (std::size_t i = c * quarter; i < end; ++i) {
+      double v[Levels];
+      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i]);
+    }
   }
   return failed == 0;
 }
