@@ -1,7 +1,8 @@
 /// \file
 /// \brief parprim::reduce on parprim's CPU backends: seq, omp over threads 1..max, and omp with
 /// grain 1 at small sizes (always parallel: where it crosses seq is the sequential-fallback
-/// threshold the default grain should encode).
+/// threshold the default grain should encode); float and double also with parprim::exact_plus
+/// (competitors seq_exact, omp_exact), the cost of reproducible sums beside plus.
 
 #include <parprim/parprim.hpp>
 
@@ -10,13 +11,14 @@
 namespace parprim_bench {
 namespace {
 
-template <class T, class Policy>
-void run_reduce(benchmark::State& state, const Policy& policy, std::size_t n, int threads) {
+template <class T, class Policy, class Op = parprim::plus>
+void run_reduce(benchmark::State& state, const Policy& policy, std::size_t n, int threads,
+                Op op = {}) {
   const auto in = input<T>(n);
   const std::span<const T> x = in.span();
   T result{};
   for (auto _ : state) {
-    result = parprim::reduce(policy, x, T{}, parprim::plus{});
+    result = parprim::reduce(policy, x, T{}, op);
     keep(result);
   }
   check_sum(state, n, result);
@@ -33,6 +35,18 @@ void register_type(const std::vector<std::int64_t>& sizes) {
             run_reduce<T>(s, parprim::omp.threads(t), n, t);
           });
 #endif
+  if constexpr (std::is_floating_point_v<T>) {
+    add_seq(join({"reduce", "seq_exact", type_name<T>()}), sizes,
+            [](benchmark::State& s, std::size_t n) {
+              run_reduce<T>(s, parprim::seq, n, 1, parprim::exact_plus{});
+            });
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+    add_par(join({"reduce", "omp_exact", type_name<T>()}), sizes, thread_counts(),
+            [](benchmark::State& s, int t, std::size_t n) {
+              run_reduce<T>(s, parprim::omp.threads(t), n, t, parprim::exact_plus{});
+            });
+#endif
+  }
 }
 
 const bool registered = register_benchmarks([] {
