@@ -65,6 +65,11 @@ class mpi_policy {
   /// \brief The same communicator and options with another local policy.
   template <class Other>
   mpi_policy<Other> local(const Other& other) const {
+    if constexpr (requires { Other::synchronous; })
+      static_assert(Other::synchronous,
+                    "parprim::mpi(comm).local(parprim::cuda.nosync()): the ranks exchange their "
+                    "partial results through the host, so the local CUDA policy must wait for "
+                    "its work; drop .nosync()");
     return mpi_policy<Other>(comm_, other, root_, checks_);
   }
   /// \brief Deliver `reduce` results on rank `r` only. \throws parprim::invalid_argument if

@@ -8,7 +8,8 @@
 ///                 cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back,
 ///                 cuda_k6_tma_staged_look_back (parprim's public API), cub_inclusive_sum
 ///                 (DeviceScan::InclusiveSum), cub_inclusive_scan (DeviceScan::InclusiveScan with
-///                 cuda::std::plus), thrust_inclusive_scan; float types also
+///                 cuda::std::plus), thrust_inclusive_scan, cuda_transform_identity
+///                 (transform_inclusive_scan, default rung, f(x) = x); float types also
 ///                 cuda_nondeterministic (the default rung with .deterministic(false))
 ///   scan/exclusive/<competitor>/<type>/n:<N>/manual_time
 ///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
@@ -108,6 +109,10 @@ template <class T>
 void cub_inclusive_scan(const scan_args<T>& a);
 template <class T>
 void thrust_inclusive_scan(const scan_args<T>& a);
+/// \brief parprim::transform_inclusive_scan with a transform that returns its argument (a
+/// distinct functor type, so the call takes the transforms' path; transform.cu).
+template <class T>
+void cuda_transform_inclusive_scan(const scan_args<T>& a);
 template <class T>
 void cub_inclusive_sum_by_key(const scan_args<T>& a);
 template <class T>

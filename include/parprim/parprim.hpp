@@ -11,6 +11,7 @@
 #include <parprim/operators.hpp>
 #include <parprim/policy.hpp>
 #include <parprim/reduce.hpp>
+#include <parprim/reduce_into.hpp>
 #include <parprim/scan.hpp>
 #include <parprim/segmented_scan.hpp>
 #include <parprim/transform_reduce.hpp>

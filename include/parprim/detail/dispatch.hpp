@@ -20,6 +20,11 @@ struct scan_impl;
 template <class Policy>
 struct segmented_scan_impl;
 
+/// \brief Whether `reduce_impl<Policy>` writes results to device memory itself (static
+/// `into(policy, in, device_span<T> result, T init, Op)`): the CUDA policies (backends/cuda).
+template <class Policy>
+inline constexpr bool reduces_into_device_v = false;
+
 template <class T>
 concept complete_type = requires {
   sizeof(T);
