@@ -284,6 +284,12 @@ void check_device_pointer(const void* p, const char* fn, const char* what) {
 void check_stream(CUstream_st* stream, int device, const char* fn) {
   const auto handle = reinterpret_cast<std::uintptr_t>(stream);
   if (handle <= 2) return;  // default stream, cudaStreamLegacy, cudaStreamPerThread
+  // While the stream is captured into a graph, cudaStreamGetDevice is not permitted (and a call
+  // that is not permitted would invalidate the capture): the device was checked, if at all, by
+  // the calls made before the capture.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  PARPRIM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) return;
   int owner = -1;
   PARPRIM_CUDA_CHECK(cudaStreamGetDevice(stream, &owner));
   if (owner != device)
