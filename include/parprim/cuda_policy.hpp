@@ -20,6 +20,7 @@
 
 #include <string>
 
+#include <parprim/detail/dispatch.hpp>
 #include <parprim/error.hpp>
 
 struct CUstream_st;
@@ -237,5 +238,10 @@ class basic_cuda_policy {
 using cuda_policy = basic_cuda_policy<>;
 /// \brief The CUDA policy object: `parprim::cuda`, `parprim::cuda.on(stream)`, ...
 inline constexpr cuda_policy cuda{};
+
+namespace detail {
+template <cuda_reduce_rung R, cuda_scan_rung S>
+inline constexpr bool is_cuda_policy_v<basic_cuda_policy<R, S>> = true;
+}  // namespace detail
 
 }  // namespace parprim
