@@ -180,7 +180,7 @@ template <class Local, class KeyRange, class InputRange, class KeyOutputRange, c
 std::size_t reduce_by_key(const mpi_policy<Local>& policy, const KeyRange& keys,
                           const InputRange& in, KeyOutputRange&& keys_out, OutputRange&& out,
                           BinaryOp op = {}) {
-  mpi_detail::require_host_local<Local>();
+  (void)mpi_detail::require_host_local<Local>{};
   using impl = detail::reduce_by_key_impl<mpi_policy<Local>>;
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
@@ -216,7 +216,7 @@ std::size_t reduce_by_key(const mpi_policy<Local>& policy, const KeyRange& keys,
 template <class Local, class KeyRange, class InputRange, class OutputRange, class BinaryOp = plus>
 void inclusive_scan_by_key(const mpi_policy<Local>& policy, const KeyRange& keys,
                            const InputRange& in, OutputRange&& out, BinaryOp op = {}) {
-  mpi_detail::require_host_local<Local>();
+  (void)mpi_detail::require_host_local<Local>{};
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
@@ -237,7 +237,7 @@ template <class Local, class KeyRange, class InputRange, class OutputRange, clas
           class BinaryOp = plus>
 void exclusive_scan_by_key(const mpi_policy<Local>& policy, const KeyRange& keys,
                            const InputRange& in, OutputRange&& out, T init, BinaryOp op = {}) {
-  mpi_detail::require_host_local<Local>();
+  (void)mpi_detail::require_host_local<Local>{};
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));

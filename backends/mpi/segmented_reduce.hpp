@@ -37,14 +37,15 @@ namespace parprim {
 
 namespace mpi_detail {
 /// \brief The per-segment primitives on a communicator read host blocks (seq and omp local
-/// policies).
+/// policies): `require_host_local<Local>{}` first in each (a class, so that its message comes
+/// before the errors of the rest of the call).
 template <class Local>
-constexpr void require_host_local() {
+struct require_host_local {
   static_assert(!detail::is_cuda_policy_v<Local>,
                 "parprim: segmented_reduce, reduce_by_key, inclusive_scan_by_key and "
                 "exclusive_scan_by_key on parprim::mpi(comm).local(parprim::cuda) are not "
                 "available yet: use a host local policy (parprim::seq, parprim::omp)");
-}
+};
 }  // namespace mpi_detail
 
 namespace detail {
@@ -128,7 +129,7 @@ template <class Local, class InputRange, class FlagRange, class OutputRange, cla
 requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     segmented_reduce(const mpi_policy<Local>& policy, const InputRange& in,
                      const FlagRange& head_flags, OutputRange&& out, T init, BinaryOp op = {}) {
-  mpi_detail::require_host_local<Local>();
+  (void)mpi_detail::require_host_local<Local>{};
   using impl = detail::segmented_reduce_impl<mpi_policy<Local>>;
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
@@ -164,7 +165,7 @@ template <class Local, class InputRange, class OffsetSpan, class OutputRange, cl
 void segmented_reduce(const mpi_policy<Local>& policy, const InputRange& in,
                       const segment_offsets<OffsetSpan>& begin_offsets, OutputRange&& out, T init,
                       BinaryOp op = {}) {
-  mpi_detail::require_host_local<Local>();
+  (void)mpi_detail::require_host_local<Local>{};
   using local_impl = detail::segmented_reduce_impl<Local>;
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));

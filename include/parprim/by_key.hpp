@@ -102,7 +102,7 @@ template <class Policy, class KeyRange, class InputRange, class KeyOutputRange, 
 std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                           KeyOutputRange&& keys_out, OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::reduce_by_key_impl<Policy>;
-  detail::require_per_segment_backend<impl, Policy>();
+  (void)detail::require_per_segment_backend<impl, Policy>{};
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
   const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
@@ -136,7 +136,7 @@ template <class Policy, class KeyRange, class InputRange, class OutputRange, cla
 void inclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                            OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::scan_by_key_impl<Policy>;
-  detail::require_per_segment_backend<impl, Policy>();
+  (void)detail::require_per_segment_backend<impl, Policy>{};
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
@@ -151,7 +151,7 @@ template <class Policy, class KeyRange, class InputRange, class OutputRange, cla
 void exclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                            OutputRange&& out, T init, BinaryOp op = {}) {
   using impl = detail::scan_by_key_impl<Policy>;
-  detail::require_per_segment_backend<impl, Policy>();
+  (void)detail::require_per_segment_backend<impl, Policy>{};
   const auto key_span = detail::as_input_span(keys);
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));

@@ -122,7 +122,7 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     segmented_reduce(const Policy& policy, const InputRange& in, const FlagRange& head_flags,
                      OutputRange&& out, T init, BinaryOp op = {}) {
   using impl = detail::segmented_reduce_impl<Policy>;
-  detail::require_per_segment_backend<impl, Policy>();
+  (void)detail::require_per_segment_backend<impl, Policy>{};
   const auto input = detail::as_input_span(in);
   const auto flags = detail::as_input_span(head_flags);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
@@ -164,7 +164,7 @@ void segmented_reduce(const Policy& policy, const InputRange& in,
                       const segment_offsets<OffsetSpan>& begin_offsets, OutputRange&& out, T init,
                       BinaryOp op = {}) {
   using impl = detail::segmented_reduce_impl<Policy>;
-  detail::require_per_segment_backend<impl, Policy>();
+  (void)detail::require_per_segment_backend<impl, Policy>{};
   const auto input = detail::as_input_span(in);
   const auto output = detail::as_output_span(std::forward<OutputRange>(out));
   using acc_t = typename decltype(output)::value_type;

@@ -74,17 +74,20 @@ constexpr void require_backend() {
 
 /// \brief As require_backend, for the per-segment primitives (segmented_reduce, reduce_by_key,
 /// inclusive_scan_by_key, exclusive_scan_by_key), which the CUDA backend does not provide yet:
-/// a CUDA policy gets a message that says so. It passes as soon as the CUDA backend
-/// specialises `Impl` (segmented_reduce_impl, reduce_by_key_impl, scan_by_key_impl).
+/// a CUDA policy gets a message that says so. A front end makes one of these first
+/// (`require_per_segment_backend<impl, Policy>{}`: a class, so that its message comes before
+/// the errors of the rest of the call). It passes as soon as the CUDA backend specialises
+/// `Impl` (segmented_reduce_impl, reduce_by_key_impl, scan_by_key_impl).
 template <class Impl, class Policy>
-constexpr void require_per_segment_backend() {
-  if constexpr (is_cuda_policy_v<Policy>)
-    static_assert(complete_type<Impl>,
-                  "parprim: segmented_reduce, reduce_by_key, inclusive_scan_by_key and "
-                  "exclusive_scan_by_key are not available with parprim::cuda yet: run them "
-                  "with parprim::seq, parprim::omp or parprim::mpi(comm) on host memory");
-  else
-    require_backend<Impl>();
-}
+struct require_per_segment_backend {
+  static_assert(complete_type<Impl> || !is_cuda_policy_v<Policy>,
+                "parprim: segmented_reduce, reduce_by_key, inclusive_scan_by_key and "
+                "exclusive_scan_by_key are not available with parprim::cuda yet: run them "
+                "with parprim::seq, parprim::omp or parprim::mpi(comm) on host memory");
+  static_assert(complete_type<Impl> || is_cuda_policy_v<Policy>,
+                "parprim: no backend is available for this policy. Build parprim with that "
+                "backend and link its target (parprim::openmp, parprim::mpi, parprim::cuda) "
+                "or parprim::parprim.");
+};
 
 }  // namespace parprim::detail
