@@ -116,13 +116,25 @@ class key_heads {
   /// Reads the key before a subview's element 0, which the whole sequence holds.
   bool operator[](std::size_t i) const { return offset_ + i == 0 || !(keys_[i] == keys_[i - 1]); }
   std::size_t count(std::size_t b, std::size_t e) const {
+    if (b >= e) return 0;
     std::size_t c = 0;
-    for (std::size_t i = b; i < e; ++i) c += (*this)[i] ? 1 : 0;
+    std::size_t i = b;
+    if (offset_ + i == 0) c = 1, ++i;
+    for (; i < e; ++i) c += keys_[i] == keys_[i - 1] ? 0 : 1;  // vectorizes for arithmetic keys
     return c;
   }
   std::size_t next(std::size_t b, std::size_t e) const {
     std::size_t i = b;
-    while (i < e && !(*this)[i]) ++i;
+    if (i < e && offset_ + i == 0) return i;
+    // Whole chunks with one test each (the inner loop vectorizes for arithmetic keys), then
+    // the chunk that holds the head element by element.
+    constexpr std::size_t chunk = 16;
+    for (; i + chunk <= e; i += chunk) {
+      bool differ = false;
+      for (std::size_t j = 0; j < chunk; ++j) differ |= !(keys_[i + j] == keys_[i + j - 1]);
+      if (differ) break;
+    }
+    while (i < e && keys_[i] == keys_[i - 1]) ++i;
     return i;
   }
   key_heads subspan(std::size_t offset, std::size_t count = std::dynamic_extent) const noexcept {
