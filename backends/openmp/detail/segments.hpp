@@ -85,8 +85,9 @@ struct block_ends {
   std::size_t tail_head = 0;     ///< and its first element
 };
 
-/// \brief Segments of up to this many elements are folded element by element; longer ones
-/// jump to their end (`heads.next`) and take the lane fold.
+/// \brief A segment is folded element by element (as fast as it gets for short segments) until
+/// this many elements have gone by without a head; then its end is searched for
+/// (`heads.next`, eight flags per step) and the rest folded with the lane fold.
 inline constexpr std::size_t short_segment = 16;
 
 /// \brief Folds block [b, e) of `in`, segments given by `heads`: the lead, each segment that
@@ -98,25 +99,32 @@ block_ends<T> reduce_block(const Input& in, const Heads& heads, std::size_t b, s
   block_ends<T> r;
   std::size_t i = heads.next(b, e);
   if (i > b) r.lead = fold_nonempty<T>(in, b, i, op);
-  while (i < e) {
-    T acc = init ? static_cast<T>(op(*init, static_cast<T>(in[i]))) : static_cast<T>(in[i]);
-    std::size_t j = i + 1;
-    const std::size_t probe = std::min(e, j + short_segment);
-    for (; j < probe && !heads[j]; ++j) acc = static_cast<T>(op(acc, static_cast<T>(in[j])));
-    if (j == probe && j < e && !heads[j]) {
-      const std::size_t h = heads.next(j, e);
-      acc = fold(std::move(acc), in, j, h - j, op);
-      j = h;
+  if (i == e) return r;
+  const auto start = [&](std::size_t k) {
+    return init ? static_cast<T>(op(*init, static_cast<T>(in[k]))) : static_cast<T>(in[k]);
+  };
+  std::size_t head = i;
+  T acc = start(i);
+  std::size_t run = 0;  // elements since the head
+  for (++i; i < e; ++i) {
+    if (heads.inner(i)) {
+      emit(s++, head, acc);
+      head = i;
+      acc = start(i);
+      run = 0;
+      continue;
     }
-    if (j < e) {
-      emit(s++, i, acc);
-    } else {
-      r.tail = std::move(acc);
-      r.tail_segment = s;
-      r.tail_head = i;
+    acc = static_cast<T>(op(acc, static_cast<T>(in[i])));
+    if (++run == short_segment) {
+      const std::size_t h = heads.next(i + 1, e);
+      acc = fold(std::move(acc), in, i + 1, h - i - 1, op);
+      i = h - 1;
+      run = 0;
     }
-    i = j;
   }
+  r.tail = std::move(acc);
+  r.tail_segment = s;
+  r.tail_head = head;
   return r;
 }
 

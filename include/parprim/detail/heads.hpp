@@ -9,6 +9,7 @@
 /// so they can be passed to the segmented scans): `size()`, `operator[](i)` (true at a head),
 /// `subspan(offset, count)` and `first(count)` (which keep the position in the whole sequence,
 /// so a subview's element 0 is a head only where the sequence has one), and
+/// - `inner(i)`: as `operator[]`, for an element that is not the sequence's first;
 /// - `count(b, e)`: the number of heads among elements [b, e);
 /// - `next(b, e)`: the first head in [b, e), or e.
 /// `flag_heads` counts and searches eight flags per step.
@@ -80,6 +81,7 @@ class flag_heads {
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   bool operator[](std::size_t i) const noexcept { return offset_ + i == 0 || bytes_[i] != 0; }
+  bool inner(std::size_t i) const noexcept { return bytes_[i] != 0; }
   std::size_t count(std::size_t b, std::size_t e) const noexcept {
     if (b >= e) return 0;
     const bool zero = offset_ + b == 0 && bytes_[0] == 0;  // element 0 without its flag set
@@ -114,7 +116,8 @@ class key_heads {
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
   /// Reads the key before a subview's element 0, which the whole sequence holds.
-  bool operator[](std::size_t i) const { return offset_ + i == 0 || !(keys_[i] == keys_[i - 1]); }
+  bool operator[](std::size_t i) const { return offset_ + i == 0 || inner(i); }
+  bool inner(std::size_t i) const { return !(keys_[i] == keys_[i - 1]); }
   std::size_t count(std::size_t b, std::size_t e) const {
     if (b >= e) return 0;
     std::size_t c = 0;
