@@ -19,8 +19,8 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<omp_policy> {
-  template <class Input, class Flag, class Out, class Op>
-  static void inclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+  template <class Input, class Flags, class Out, class Op>
+  static void inclusive(const omp_policy& policy, const Input& in, const Flags& flags,
                         std::span<Out> out, Op op) {
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
@@ -40,8 +40,8 @@ struct segmented_scan_impl<omp_policy> {
     run<Out>(team, policy, in, flags, op, scan_block);
   }
 
-  template <class Input, class Flag, class Out, class Op>
-  static void exclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+  template <class Input, class Flags, class Out, class Op>
+  static void exclusive(const omp_policy& policy, const Input& in, const Flags& flags,
                         std::span<Out> out, Out init, Op op) {
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
@@ -63,9 +63,9 @@ struct segmented_scan_impl<omp_policy> {
  private:
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
-  template <class Out, class Input, class Flag, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, const Input& in, std::span<const Flag> flags,
-                  Op op, ScanBlock scan_block) {
+  template <class Out, class Input, class Flags, class Op, class ScanBlock>
+  static void run(int team, const omp_policy& policy, const Input& in, const Flags& flags, Op op,
+                  ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
       std::size_t h = e;

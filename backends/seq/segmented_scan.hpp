@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// \brief Sequential segmented inclusive and exclusive scan.
+/// \brief Sequential segmented inclusive and exclusive scan. `flags` is a span of one-byte head
+/// flags or a head view (detail/heads.hpp: the scans by key pass the runs of equal keys).
 
 #include <cstddef>
 #include <cstdint>
@@ -13,9 +14,9 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<seq_policy> {
-  template <class Input, class Flag, class Out, class Op>
-  static void inclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, Op op) {
+  template <class Input, class Flags, class Out, class Op>
+  static void inclusive(const seq_policy&, const Input& in, const Flags& flags, std::span<Out> out,
+                        Op op) {
     if (in.empty()) return;
     Out acc = static_cast<Out>(in[0]);
     out[0] = acc;
@@ -25,9 +26,9 @@ struct segmented_scan_impl<seq_policy> {
     }
   }
 
-  template <class Input, class Flag, class Out, class Op>
-  static void exclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, Out init, Op op) {
+  template <class Input, class Flags, class Out, class Op>
+  static void exclusive(const seq_policy&, const Input& in, const Flags& flags, std::span<Out> out,
+                        Out init, Op op) {
     Out acc = init;
     for (std::size_t i = 0; i < in.size(); ++i) {
       const auto x = in[i];

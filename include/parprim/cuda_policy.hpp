@@ -21,6 +21,7 @@
 #include <string>
 
 #include <parprim/cuda_memory.hpp>
+#include <parprim/detail/dispatch.hpp>
 #include <parprim/error.hpp>
 
 struct CUstream_st;
@@ -264,5 +265,10 @@ class basic_cuda_policy {
 using cuda_policy = basic_cuda_policy<>;
 /// \brief The CUDA policy object: `parprim::cuda`, `parprim::cuda.on(stream)`, ...
 inline constexpr cuda_policy cuda{};
+
+namespace detail {
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+inline constexpr bool is_cuda_policy_v<basic_cuda_policy<R, S, Sync>> = true;
+}  // namespace detail
 
 }  // namespace parprim

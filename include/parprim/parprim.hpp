@@ -5,6 +5,7 @@
 /// (parprim::openmp, ...), which defines its `PARPRIM_HAS_<BACKEND>` macro; the one `#if` per
 /// optional backend below is the only place that looks at those macros.
 
+#include <parprim/by_key.hpp>
 #include <parprim/check_operators.hpp>
 #include <parprim/config.hpp>
 #include <parprim/error.hpp>
@@ -13,6 +14,7 @@
 #include <parprim/reduce.hpp>
 #include <parprim/reduce_into.hpp>
 #include <parprim/scan.hpp>
+#include <parprim/segmented_reduce.hpp>
 #include <parprim/segmented_scan.hpp>
 #include <parprim/transform_reduce.hpp>
 #include <parprim/transform_scan.hpp>
