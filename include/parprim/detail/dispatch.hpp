@@ -20,7 +20,11 @@ struct scan_impl;
 template <class Policy>
 struct segmented_scan_impl;
 
-/// \brief Per-segment reductions (segmented_reduce.hpp). Head flags:
+/// \brief Per-segment reductions (segmented_reduce.hpp). Before any member runs, the front end
+/// has checked what needs no pass over the data: the operator contract (compile time), sizes,
+/// null data, overlaps (the reductions are never in place), and on host ranges the operator's
+/// laws (PARPRIM_CHECK_OPERATORS). The spans are the policy's (`std::span` on the host,
+/// `device_span` for CUDA); `T` is the output's value type. Head flags:
 /// - `static Plan plan_flags(const Policy&, FlagSpan flags)`: counts the segments (element 0 and
 ///   every non-zero flag start one) and keeps what the reduction may reuse; `Plan` has
 ///   `std::size_t segments() const`. Writes nothing: the front end then checks that `out` has
