@@ -20,6 +20,7 @@
 
 #include <string>
 
+#include <parprim/detail/policy_traits.hpp>
 #include <parprim/error.hpp>
 
 struct CUstream_st;
@@ -232,6 +233,14 @@ class basic_cuda_policy {
   int device_ = -1;
   bool deterministic_ = true;
 };
+
+namespace detail {
+template <cuda_reduce_rung R, cuda_scan_rung S>
+struct policy_traits<basic_cuda_policy<R, S>> {
+  static constexpr policy_kind kind = policy_kind::cuda;
+  static constexpr bool device_memory = true;
+};
+}  // namespace detail
 
 /// \brief The default CUDA policy type.
 using cuda_policy = basic_cuda_policy<>;

@@ -20,18 +20,11 @@ struct scan_impl;
 template <class Policy>
 struct segmented_scan_impl;
 
+/// \brief `T` is a complete type here: for a dispatch point, its backend is included (the
+/// front ends' check, detail/concepts.hpp, names the CMake target when it is not).
 template <class T>
 concept complete_type = requires {
   sizeof(T);
 };
-
-/// \brief Readable compile error for a policy whose backend is absent.
-template <class Impl>
-constexpr void require_backend() {
-  static_assert(complete_type<Impl>,
-                "parprim: no backend is available for this policy. Build parprim with that "
-                "backend and link its target (parprim::openmp, parprim::mpi, parprim::cuda) "
-                "or parprim::parprim.");
-}
 
 }  // namespace parprim::detail
