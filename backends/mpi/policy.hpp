@@ -55,7 +55,7 @@ using mpi_default_local_policy = seq_policy;
 template <class Local = mpi_default_local_policy>
 class mpi_policy {
  public:
-  using local_policy_type = Local;
+  using local_policy_type = Local;  ///< the policy each rank uses for its own block
 
   /// \throws parprim::invalid_argument if `comm` is `MPI_COMM_NULL` or MPI is not initialised
   /// (or already finalised).
