@@ -40,10 +40,10 @@
 /// the GPU (out[i] = out[i-1] + x[i], or x[i] at a head; exclusive: out[i-1] + x[i-1], out[0] =
 /// 0), on a poisoned output before the timed loop and again after it.
 ///
-/// Counters: bytes_per_second = GB/s of VALUES read (n * sizeof(T): the targets are in
-/// this unit; flags and keys are not counted), items_per_second = elements/s, and `traffic` =
-/// the least bytes the competitor must move per second: values read + output written, plus
-/// n one-byte flags (parprim segmented) or n four-byte keys (by-key anchors).
+/// Counters: bytes_per_second = GB/s of VALUES read (n * sizeof(T): the targets in docs/kernels.md
+/// are in this unit; flags and keys are not counted), items_per_second = elements/s, and `traffic`
+/// = the least bytes the competitor must move per second: values read + output written, plus n
+/// one-byte flags (parprim segmented) or n four-byte keys (by-key anchors).
 
 #include <cuda_runtime_api.h>
 

@@ -14,6 +14,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -102,17 +103,21 @@ template <class Policy, class KeyRange, class InputRange, class KeyOutputRange, 
 std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                           KeyOutputRange&& keys_out, OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::reduce_by_key_impl<Policy>;
-  (void)detail::require_per_segment_backend<impl, Policy>{};
-  const auto key_span = detail::as_input_span(keys);
-  const auto input = detail::as_input_span(in);
-  const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
-  const auto plan = impl::plan(policy, key_span);
-  detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");
-  detail::check_room("reduce_by_key", "out", output.size(), plan.segments(), "key runs");
-  impl::reduce(policy, plan, key_span, input, key_output, output, op);
-  return plan.segments();
+  if constexpr (detail::reduce_by_key_call_ok<Policy, impl, KeyRange, InputRange, KeyOutputRange,
+                                              OutputRange, BinaryOp>()) {
+    const auto key_span = detail::as_input_span(keys);
+    const auto input = detail::as_input_span(in);
+    const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
+    const auto plan = impl::plan(policy, key_span);
+    detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");
+    detail::check_room("reduce_by_key", "out", output.size(), plan.segments(), "key runs");
+    impl::reduce(policy, plan, key_span, input, key_output, output, op);
+    return plan.segments();
+  } else {
+    return 0;  // not reached: a static_assert of the check failed
+  }
 }
 
 /// \brief Inclusive scan within each run of equal keys: `out[i] = in[h] op ... op in[i]`, h the
@@ -136,12 +141,14 @@ template <class Policy, class KeyRange, class InputRange, class OutputRange, cla
 void inclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                            OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::scan_by_key_impl<Policy>;
-  (void)detail::require_per_segment_backend<impl, Policy>{};
-  const auto key_span = detail::as_input_span(keys);
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_by_key_args(key_span, input, output, "inclusive_scan_by_key", op);
-  impl::inclusive(policy, key_span, input, output, op);
+  if constexpr (detail::scan_by_key_call_ok<Policy, impl, KeyRange, InputRange, OutputRange,
+                                            BinaryOp>()) {
+    const auto key_span = detail::as_input_span(keys);
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    detail::check_scan_by_key_args(key_span, input, output, "inclusive_scan_by_key", op);
+    impl::inclusive(policy, key_span, input, output, op);
+  }
 }
 
 /// \brief Exclusive scan within each run of equal keys: `init` at each run's first element,
@@ -151,14 +158,16 @@ template <class Policy, class KeyRange, class InputRange, class OutputRange, cla
 void exclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const InputRange& in,
                            OutputRange&& out, T init, BinaryOp op = {}) {
   using impl = detail::scan_by_key_impl<Policy>;
-  (void)detail::require_per_segment_backend<impl, Policy>{};
-  const auto key_span = detail::as_input_span(keys);
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename decltype(output)::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  detail::check_scan_by_key_args(key_span, input, output, "exclusive_scan_by_key", op, &start);
-  impl::exclusive(policy, key_span, input, output, start, op);
+  if constexpr (detail::scan_by_key_call_ok<Policy, impl, KeyRange, InputRange, OutputRange,
+                                            BinaryOp, T>()) {
+    const auto key_span = detail::as_input_span(keys);
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    detail::check_scan_by_key_args(key_span, input, output, "exclusive_scan_by_key", op, &start);
+    impl::exclusive(policy, key_span, input, output, start, op);
+  }
 }
 
 }  // namespace parprim

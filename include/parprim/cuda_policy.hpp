@@ -21,7 +21,7 @@
 #include <string>
 
 #include <parprim/cuda_memory.hpp>
-#include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/policy_traits.hpp>
 #include <parprim/error.hpp>
 
 struct CUstream_st;
@@ -71,25 +71,33 @@ constexpr const char* cuda_reduce_name(cuda_reduce_rung r) noexcept {
 /// \brief A rung as a value whose type carries it: what `.reduce_kernel(...)` takes.
 template <cuda_reduce_rung R>
 struct cuda_reduce_kernel {
-  static constexpr cuda_reduce_rung rung = R;
-  static constexpr int number = static_cast<int>(R);
-  static constexpr bool reorders = cuda_reduce_reorders(R);
+  static constexpr cuda_reduce_rung rung = R;                ///< the rung
+  static constexpr int number = static_cast<int>(R);         ///< its number, 1-7
+  static constexpr bool reorders = cuda_reduce_reorders(R);  ///< needs a commutative operator
 };
 
 /// \brief The reduction ladder:
 /// `policy.reduce_kernel(parprim::cuda_reduce::k5_unrolled_last_warp)`. The name says what the rung
 /// teaches; the `kN_` prefix is its number in the lecture.
 namespace cuda_reduce {
+/// \brief rung 1: interleaved addressing, divergent warps
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_divergent>
     k1_interleaved_divergent{};
+/// \brief rung 2: strided index, no divergence, bank conflicts
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_strided> k2_interleaved_strided{};
+/// \brief rung 3: sequential addressing, conflict-free (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::sequential_addressing>
     k3_sequential_addressing{};
+/// \brief rung 4: first add during the global load (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::first_add_during_load>
     k4_first_add_during_load{};
+/// \brief rung 5: unrolled by a compile-time block size, shuffles for the last warp (reorders
+/// operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::unrolled_last_warp> k5_unrolled_last_warp{};
+/// \brief rung 6: cost-optimal block count, grid-stride loop (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::grid_stride_multiple_elements>
     k6_grid_stride_multiple_elements{};
+/// \brief rung 7, the default: 16-byte loads, one launch, sequence order kept
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::vectorized_single_pass>
     k7_vectorized_single_pass{};
 /// \brief The default kernel (rung 7).
@@ -132,17 +140,23 @@ constexpr const char* cuda_scan_name(cuda_scan_rung r) noexcept {
 /// \brief A scan rung as a value whose type carries it: what `.scan_kernel(...)` takes.
 template <cuda_scan_rung R>
 struct cuda_scan_kernel {
-  static constexpr cuda_scan_rung rung = R;
-  static constexpr int number = static_cast<int>(R);
+  static constexpr cuda_scan_rung rung = R;           ///< the rung
+  static constexpr int number = static_cast<int>(R);  ///< its number, 1-6
 };
 
 /// \brief The scan ladder: `policy.scan_kernel(parprim::cuda_scan::k2_brent_kung)`.
 namespace cuda_scan {
+/// \brief rung 1: Kogge-Stone in a block
 inline constexpr cuda_scan_kernel<cuda_scan_rung::kogge_stone> k1_kogge_stone{};
+/// \brief rung 2: Brent-Kung in a block
 inline constexpr cuda_scan_kernel<cuda_scan_rung::brent_kung> k2_brent_kung{};
+/// \brief rung 3: thread-coarsened three-phase block scan
 inline constexpr cuda_scan_kernel<cuda_scan_rung::coarsened_three_phase> k3_coarsened_three_phase{};
+/// \brief rung 4: warp shuffles, reduce then scan
 inline constexpr cuda_scan_kernel<cuda_scan_rung::warp_reduce_then_scan> k4_warp_reduce_then_scan{};
+/// \brief rung 5: single pass, decoupled look-back
 inline constexpr cuda_scan_kernel<cuda_scan_rung::decoupled_look_back> k5_decoupled_look_back{};
+/// \brief rung 6, the default: rung 5 with the tile staged by TMA bulk copies
 inline constexpr cuda_scan_kernel<cuda_scan_rung::tma_staged_look_back> k6_tma_staged_look_back{};
 /// \brief The default kernel: rung 6 (rung 5 for what rung 6 does not stage; docs/kernels.md).
 inline constexpr auto default_ = k6_tma_staged_look_back;
@@ -261,14 +275,17 @@ class basic_cuda_policy {
   cuda_memory_resource* memory_ = nullptr;
 };
 
+namespace detail {
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct policy_traits<basic_cuda_policy<R, S, Sync>> {
+  static constexpr policy_kind kind = policy_kind::cuda;
+  static constexpr bool device_memory = true;
+};
+}  // namespace detail
+
 /// \brief The default CUDA policy type.
 using cuda_policy = basic_cuda_policy<>;
 /// \brief The CUDA policy object: `parprim::cuda`, `parprim::cuda.on(stream)`, ...
 inline constexpr cuda_policy cuda{};
-
-namespace detail {
-template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
-inline constexpr bool is_cuda_policy_v<basic_cuda_policy<R, S, Sync>> = true;
-}  // namespace detail
 
 }  // namespace parprim

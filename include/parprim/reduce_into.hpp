@@ -19,6 +19,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -65,15 +66,19 @@ constexpr void require_result_range() {
 template <class Policy, class InputRange, class ResultRange, class T, class BinaryOp = plus>
 void reduce_into(const Policy& policy, const InputRange& in, ResultRange&& result, T init,
                  BinaryOp op = {}) {
-  const auto output = detail::as_output_span(std::forward<ResultRange>(result));
-  detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
-  if constexpr (detail::reduces_into_device_v<Policy>) {
+  if constexpr (!detail::reduce_call_ok<Policy, detail::reduce_impl<Policy>, InputRange, T,
+                                        BinaryOp>()) {
+    return;  // not reached: a static_assert of the check failed
+  } else if constexpr (detail::reduces_into_device_v<Policy>) {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     const auto input = detail::as_input_span(in);
-    detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
     detail::check_data(input, "reduce_into", "in");
     detail::check_result_slot(output, "reduce_into");
     detail::reduce_impl<Policy>::into(policy, input, output, std::move(init), op);
   } else {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     detail::check_result_slot(output, "reduce_into");
     output[0] = reduce(policy, in, std::move(init), op);
   }
@@ -83,16 +88,20 @@ void reduce_into(const Policy& policy, const InputRange& in, ResultRange&& resul
 template <class Policy, class InputRange, class ResultRange, class T, class ReduceOp, class UnaryOp>
 void transform_reduce_into(const Policy& policy, const InputRange& in, ResultRange&& result, T init,
                            ReduceOp op, UnaryOp f) {
-  const auto output = detail::as_output_span(std::forward<ResultRange>(result));
-  detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
-  if constexpr (detail::reduces_into_device_v<Policy>) {
+  if constexpr (!detail::transform_reduce_call_ok<Policy, detail::reduce_impl<Policy>, InputRange,
+                                                  T, ReduceOp, UnaryOp>()) {
+    return;  // not reached: a static_assert of the check failed
+  } else if constexpr (detail::reduces_into_device_v<Policy>) {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     const auto input = detail::as_input_span(in);
     const detail::unary_transform_view view(input, f);
-    detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
     detail::check_data(input, "transform_reduce_into", "in");
     detail::check_result_slot(output, "transform_reduce_into");
     detail::reduce_impl<Policy>::into(policy, view, output, std::move(init), op);
   } else {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     detail::check_result_slot(output, "transform_reduce_into");
     output[0] = transform_reduce(policy, in, std::move(init), op, f);
   }
@@ -103,19 +112,23 @@ template <class Policy, class InputRange1, class InputRange2, class ResultRange,
           class ReduceOp, class BinaryOp>
 void transform_reduce_into(const Policy& policy, const InputRange1& in1, const InputRange2& in2,
                            ResultRange&& result, T init, ReduceOp op, BinaryOp f) {
-  const auto output = detail::as_output_span(std::forward<ResultRange>(result));
-  detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
-  if constexpr (detail::reduces_into_device_v<Policy>) {
+  if constexpr (!detail::transform_reduce2_call_ok<Policy, detail::reduce_impl<Policy>, InputRange1,
+                                                   InputRange2, T, ReduceOp, BinaryOp>()) {
+    return;  // not reached: a static_assert of the check failed
+  } else if constexpr (detail::reduces_into_device_v<Policy>) {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     const auto input1 = detail::as_input_span(in1);
     const auto input2 = detail::as_input_span(in2);
     const detail::binary_transform_view view(input1, input2, f);
-    detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
     detail::check_data(input1, "transform_reduce_into", "in1");
     detail::check_data(input2, "transform_reduce_into", "in2");
     detail::check_same_size(input1, input2, "transform_reduce_into", "in1", "in2");
     detail::check_result_slot(output, "transform_reduce_into");
     detail::reduce_impl<Policy>::into(policy, view, output, std::move(init), op);
   } else {
+    const auto output = detail::as_output_span(std::forward<ResultRange>(result));
+    detail::require_result_range<Policy, std::remove_cv_t<decltype(output)>, T>();
     detail::check_result_slot(output, "transform_reduce_into");
     output[0] = transform_reduce(policy, in1, in2, std::move(init), op, f);
   }

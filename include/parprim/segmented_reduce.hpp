@@ -13,6 +13,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -122,17 +123,21 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     segmented_reduce(const Policy& policy, const InputRange& in, const FlagRange& head_flags,
                      OutputRange&& out, T init, BinaryOp op = {}) {
   using impl = detail::segmented_reduce_impl<Policy>;
-  (void)detail::require_per_segment_backend<impl, Policy>{};
-  const auto input = detail::as_input_span(in);
-  const auto flags = detail::as_input_span(head_flags);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename decltype(output)::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
-  const auto plan = impl::plan_flags(policy, flags);
-  detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
-  impl::reduce_flags(policy, plan, input, flags, output, start, op);
-  return plan.segments();
+  if constexpr (detail::segmented_reduce_call_ok<Policy, impl, InputRange, FlagRange, OutputRange,
+                                                 BinaryOp, T>()) {
+    const auto input = detail::as_input_span(in);
+    const auto flags = detail::as_input_span(head_flags);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
+    const auto plan = impl::plan_flags(policy, flags);
+    detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
+    impl::reduce_flags(policy, plan, input, flags, output, start, op);
+    return plan.segments();
+  } else {
+    return 0;  // not reached: a static_assert of the check failed
+  }
 }
 
 /// \brief One result per segment, the segments given by CSR begin offsets: `out[s]` is the
@@ -164,15 +169,17 @@ void segmented_reduce(const Policy& policy, const InputRange& in,
                       const segment_offsets<OffsetSpan>& begin_offsets, OutputRange&& out, T init,
                       BinaryOp op = {}) {
   using impl = detail::segmented_reduce_impl<Policy>;
-  (void)detail::require_per_segment_backend<impl, Policy>{};
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename decltype(output)::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  const OffsetSpan& begins = begin_offsets.begins;
-  detail::check_offset_reduce_args(input, begins, output, "segmented_reduce", op, start);
-  impl::check_offsets(policy, begins, input.size(), "segmented_reduce");
-  impl::reduce_offsets(policy, input, begins, output, start, op);
+  if constexpr (detail::offsets_reduce_call_ok<Policy, impl, InputRange, OffsetSpan, OutputRange,
+                                               BinaryOp, T>()) {
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    const OffsetSpan& begins = begin_offsets.begins;
+    detail::check_offset_reduce_args(input, begins, output, "segmented_reduce", op, start);
+    impl::check_offsets(policy, begins, input.size(), "segmented_reduce");
+    impl::reduce_offsets(policy, input, begins, output, start, op);
+  }
 }
 
 }  // namespace parprim

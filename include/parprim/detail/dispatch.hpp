@@ -5,6 +5,8 @@
 
 #include <type_traits>
 
+#include <parprim/detail/policy_traits.hpp>
+
 namespace parprim::detail {
 
 /// \brief `static T apply(const Policy&, InputSpan, T init, Op)`.
@@ -63,40 +65,16 @@ struct scan_by_key_impl;
 template <class Policy>
 inline constexpr bool reduces_into_device_v = false;
 
+/// \brief `T` is a complete type here: for a dispatch point, its backend is included (the
+/// front ends' check, detail/concepts.hpp, names the CMake target when it is not).
 template <class T>
 concept complete_type = requires {
   sizeof(T);
 };
 
-/// \brief Whether `Policy` is a CUDA policy (specialised in cuda_policy.hpp).
+/// \brief Whether `Policy` is a CUDA policy.
 template <class Policy>
-inline constexpr bool is_cuda_policy_v = false;
-
-/// \brief Readable compile error for a policy whose backend is absent.
-template <class Impl>
-constexpr void require_backend() {
-  static_assert(complete_type<Impl>,
-                "parprim: no backend is available for this policy. Build parprim with that "
-                "backend and link its target (parprim::openmp, parprim::mpi, parprim::cuda) "
-                "or parprim::parprim.");
-}
-
-/// \brief As require_backend, for the per-segment primitives (segmented_reduce, reduce_by_key,
-/// inclusive_scan_by_key, exclusive_scan_by_key), which the CUDA backend does not provide yet:
-/// a CUDA policy gets a message that says so. A front end makes one of these first
-/// (`require_per_segment_backend<impl, Policy>{}`: a class, so that its message comes before
-/// the errors of the rest of the call). It passes as soon as the CUDA backend specialises
-/// `Impl` (segmented_reduce_impl, reduce_by_key_impl, scan_by_key_impl).
-template <class Impl, class Policy>
-struct require_per_segment_backend {
-  static_assert(complete_type<Impl> || !is_cuda_policy_v<Policy>,
-                "parprim: segmented_reduce, reduce_by_key, inclusive_scan_by_key and "
-                "exclusive_scan_by_key are not available with parprim::cuda yet: run them "
-                "with parprim::seq, parprim::omp or parprim::mpi(comm) on host memory");
-  static_assert(complete_type<Impl> || is_cuda_policy_v<Policy>,
-                "parprim: no backend is available for this policy. Build parprim with that "
-                "backend and link its target (parprim::openmp, parprim::mpi, parprim::cuda) "
-                "or parprim::parprim.");
-};
+inline constexpr bool is_cuda_policy_v =
+    policy_traits<std::remove_cvref_t<Policy>>::kind == policy_kind::cuda;
 
 }  // namespace parprim::detail
