@@ -1,6 +1,8 @@
 /// \file
 /// \brief parprim-bench's entry point: Google Benchmark's flags, plus the build and machine
 /// facts a result needs to be read later, written into the JSON's "context".
+/// The console output goes through display_reporter.hpp (no "Library was built as DEBUG"
+/// line: Debian's libbenchmark is compiled without NDEBUG; the timed loops are built here).
 
 #include <benchmark/benchmark.h>
 
@@ -10,6 +12,7 @@
 #include <parprim/config.hpp>
 
 #include "common.hpp"
+#include "display_reporter.hpp"
 
 namespace {
 
@@ -46,7 +49,8 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   add_context();
-  benchmark::RunSpecifiedBenchmarks();
+  parprim_bench::display_reporter display(PARPRIM_BENCH_BUILD_TYPE);
+  benchmark::RunSpecifiedBenchmarks(&display);
   benchmark::Shutdown();
   return 0;
 }

@@ -1,4 +1,4 @@
-# The MPI backend (issue 5): header-only target parprim::mpi, and parprim_add_mpi_test() for
+# The MPI backend: header-only target parprim::mpi, and parprim_add_mpi_test() for
 # tests and examples that run under the MPI launcher. Included by the root CMakeLists.txt
 # when the backend is built (MPI found, PARPRIM_WITH_MPI not OFF).
 

@@ -8,6 +8,7 @@
 #endif
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,20 @@ void expect_caught(const Policy& policy, const std::vector<T>& in, Op op, const 
         [&] { parprim::segmented_inclusive_scan(policy, in, heads, out, op); });
   check("segmented_exclusive_scan",
         [&] { parprim::segmented_exclusive_scan(policy, in, heads, out, in[1], op); });
+  check("segmented_reduce",
+        [&] { (void)parprim::segmented_reduce(policy, in, heads, out, in[1], op); });
+  const std::vector<std::size_t> offsets = {0, in.size() / 2, in.size()};
+  check("segmented_reduce", [&] {
+    parprim::segmented_reduce(policy, in, parprim::offsets(offsets), std::span<T>(out).first(2),
+                              in[1], op);
+  });
+  std::vector<std::uint8_t> keys_out(in.size());
+  check("reduce_by_key",
+        [&] { (void)parprim::reduce_by_key(policy, heads, in, keys_out, out, op); });
+  check("inclusive_scan_by_key",
+        [&] { parprim::inclusive_scan_by_key(policy, heads, in, out, op); });
+  check("exclusive_scan_by_key",
+        [&] { parprim::exclusive_scan_by_key(policy, heads, in, out, in[1], op); });
 }
 
 TYPED_TEST(CheckOperators, CatchesBrokenLaws) {
@@ -136,6 +151,16 @@ TYPED_TEST(CheckOperators, LawfulOperatorsPass) {
         EXPECT_NO_THROW((void)parprim::reduce(p.policy, mats, mats[0], mat2_multiply{}));
         EXPECT_NO_THROW((void)parprim::reduce(p.policy, ints, std::int64_t{0}, parprim::plus{}));
         EXPECT_NO_THROW((void)parprim::reduce(p.policy, ints, std::int64_t{0}, parprim::bit_xor{}));
+        std::vector<std::uint8_t> heads(mats.size(), 0);
+        for (std::size_t i = 0; i < heads.size(); i += 7) heads[i] = 1;
+        std::vector<mat2> mat_out(mats.size());
+        std::vector<std::uint8_t> keys_out(mats.size());
+        EXPECT_NO_THROW((void)parprim::segmented_reduce(p.policy, mats, heads, mat_out, mats[0],
+                                                        mat2_multiply{}));
+        EXPECT_NO_THROW((void)parprim::reduce_by_key(p.policy, heads, mats, keys_out, mat_out,
+                                                     mat2_multiply{}));
+        EXPECT_NO_THROW(
+            parprim::inclusive_scan_by_key(p.policy, heads, reals, out, parprim::plus{}));
       });
 }
 

@@ -242,6 +242,166 @@ TYPED_TEST(Errors, EmptyIsValid) {
       });
 }
 
+// The per-segment results: every bad input raises before anything is written (outputs
+// poisoned and compared after the throw).
+TYPED_TEST(Errors, PerSegmentResults) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        const parprim::plus op;
+        for (std::size_t n : error_sizes) {
+          SCOPED_TRACE("n = " + std::to_string(n));
+          std::vector<int> in(n);
+          std::vector<std::uint8_t> flags(n, 0);
+          std::vector<int> keys(n);
+          for (std::size_t i = 0; i < n; ++i) {
+            in[i] = static_cast<int>(i % 7) - 3;
+            flags[i] = i % 3 == 0 ? 1 : 0;
+            keys[i] = static_cast<int>(i / 3 % 2);
+          }
+          const std::size_t k = (n + 2) / 3;  // segments, and key runs
+          std::vector<long> small = poisoned<long>(k - 1);
+          const std::span<long> o_small = std::span<long>(small).subspan(guard, k - 1);
+          expect_invalid("segmented_reduce, out of k - 1", small, [&] {
+            (void)parprim::segmented_reduce(p.policy, in, flags, o_small, 0L, op);
+          });
+          std::vector<long> big = poisoned<long>(n);
+          const std::span<long> o_big = std::span<long>(big).subspan(guard, n);
+          for (std::size_t m : {n - 1, n + 1}) {
+            const std::vector<std::uint8_t> f(m, 1);
+            expect_invalid("segmented_reduce, flags of " + std::to_string(m), big, [&] {
+              (void)parprim::segmented_reduce(p.policy, in, f, o_big, 0L, op);
+            });
+            const std::vector<int> kk(m, 0);
+            std::vector<int> scan_out = poisoned<int>(n);
+            const std::span<int> so = std::span<int>(scan_out).subspan(guard, n);
+            expect_invalid("inclusive_scan_by_key, keys of " + std::to_string(m), scan_out,
+                           [&] { parprim::inclusive_scan_by_key(p.policy, kk, in, so, op); });
+            expect_invalid("exclusive_scan_by_key, keys of " + std::to_string(m), scan_out,
+                           [&] { parprim::exclusive_scan_by_key(p.policy, kk, in, so, 0, op); });
+            std::vector<int> keys_out = poisoned<int>(n);
+            const std::span<int> ko = std::span<int>(keys_out).subspan(guard, n);
+            expect_invalid("reduce_by_key, keys of " + std::to_string(m), big,
+                           [&] { (void)parprim::reduce_by_key(p.policy, kk, in, ko, o_big, op); });
+          }
+          std::vector<int> io = in;  // no in-place reduction
+          expect_invalid("segmented_reduce, out over the input", io,
+                         [&] { (void)parprim::segmented_reduce(p.policy, io, flags, io, 0, op); });
+          const std::span<const std::uint8_t> flags_in_out(
+              reinterpret_cast<const std::uint8_t*>(big.data() + guard), n);
+          expect_invalid("segmented_reduce, flags inside out", big, [&] {
+            (void)parprim::segmented_reduce(p.policy, in, flags_in_out, o_big, 0L, op);
+          });
+
+          // CSR offsets
+          std::vector<long> offsets;
+          for (std::size_t i = 0; i < n; i += 3) offsets.push_back(static_cast<long>(i));
+          offsets.push_back(static_cast<long>(n));
+          std::vector<long> out_k = poisoned<long>(k);
+          const std::span<long> ok = std::span<long>(out_k).subspan(guard, k);
+          const auto bad_offsets = [&](const std::string& what, std::vector<long> off) {
+            expect_invalid("segmented_reduce, " + what, out_k, [&] {
+              parprim::segmented_reduce(p.policy, in, parprim::offsets(off), ok, 0L, op);
+            });
+          };
+          auto off = offsets;
+          off[0] = 1;
+          bad_offsets("first offset 1", off);
+          off = offsets;
+          off.back() = static_cast<long>(n) - 1;
+          bad_offsets("last offset n - 1", off);
+          off.back() = static_cast<long>(n) + 1;
+          bad_offsets("last offset n + 1", off);
+          if (k >= 2) {
+            off = offsets;
+            std::swap(off[k / 2], off[k / 2 + 1]);
+            bad_offsets("offsets decreasing in the middle", off);
+            off = offsets;
+            off[k - 1] = static_cast<long>(n) + 5;  // then back to n: decreasing at the end
+            bad_offsets("offsets decreasing at the end", off);
+          }
+          off = offsets;
+          off[0] = -1;
+          bad_offsets("negative first offset", off);
+          expect_invalid("segmented_reduce, out of k - 1 for k segments", small, [&] {
+            parprim::segmented_reduce(p.policy, in, parprim::offsets(offsets), o_small, 0L, op);
+          });
+          expect_invalid("segmented_reduce, out of n + 1 for k segments", big, [&] {
+            parprim::segmented_reduce(p.policy, in, parprim::offsets(offsets),
+                                      std::span<long>(big).subspan(guard - 1, n + 1), 0L, op);
+          });
+          const std::vector<long> no_offsets;
+          expect_invalid("segmented_reduce, no offsets", out_k, [&] {
+            parprim::segmented_reduce(p.policy, in, parprim::offsets(no_offsets), ok, 0L, op);
+          });
+          const std::span<const long> null_offsets(static_cast<const long*>(nullptr), k + 1);
+          expect_invalid("segmented_reduce, null offsets", out_k, [&] {
+            parprim::segmented_reduce(p.policy, in, parprim::offsets(null_offsets), ok, 0L, op);
+          });
+          const std::span<const long> offsets_in_out(out_k.data() + guard, k);
+          expect_invalid("segmented_reduce, offsets inside out", out_k, [&] {
+            parprim::segmented_reduce(p.policy, in, parprim::offsets(offsets_in_out),
+                                      std::span<long>(out_k).subspan(guard, k - 1), 0L, op);
+          });
+
+          // reduce_by_key
+          std::vector<int> keys_small = poisoned<int>(k - 1);
+          const std::span<int> kos = std::span<int>(keys_small).subspan(guard, k - 1);
+          std::vector<int> keys_big = poisoned<int>(n);
+          const std::span<int> kob = std::span<int>(keys_big).subspan(guard, n);
+          expect_invalid("reduce_by_key, keys_out of k - 1", keys_small,
+                         [&] { (void)parprim::reduce_by_key(p.policy, keys, in, kos, o_big, op); });
+          expect_invalid("reduce_by_key, out of k - 1", small, [&] {
+            (void)parprim::reduce_by_key(p.policy, keys, in, kob, o_small, op);
+          });
+          expect_invalid("reduce_by_key, out over the input", io,
+                         [&] { (void)parprim::reduce_by_key(p.policy, keys, io, kob, io, op); });
+          std::vector<int> kio = keys;
+          expect_invalid("reduce_by_key, keys_out over the keys", kio,
+                         [&] { (void)parprim::reduce_by_key(p.policy, kio, in, kio, o_big, op); });
+
+          // scans by key
+          std::vector<int> both = keys;  // out over the keys
+          expect_invalid("inclusive_scan_by_key, out over the keys", both,
+                         [&] { parprim::inclusive_scan_by_key(p.policy, both, in, both, op); });
+          if (n > 1) {
+            std::vector<int> buf(2 * n);
+            const std::span<const int> shifted_in(buf.data(), n);
+            const std::span<int> shifted_out(buf.data() + 1, n);
+            expect_invalid("exclusive_scan_by_key, out shifted over the input", buf, [&] {
+              parprim::exclusive_scan_by_key(p.policy, keys, shifted_in, shifted_out, 0, op);
+            });
+          }
+        }
+      });
+}
+
+// n == 0 is valid for the per-segment results: no segments (CSR: k empty segments get init).
+TYPED_TEST(Errors, PerSegmentEmptyIsValid) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        const std::span<const int> null_in(static_cast<const int*>(nullptr), 0);
+        const std::span<int> null_out(static_cast<int*>(nullptr), 0);
+        const std::span<const std::uint8_t> null_flags(static_cast<const std::uint8_t*>(nullptr),
+                                                       0);
+        EXPECT_EQ(
+            parprim::segmented_reduce(p.policy, null_in, null_flags, null_out, 1, parprim::plus{}),
+            0u);
+        const std::vector<int> zero = {0};
+        EXPECT_NO_THROW(parprim::segmented_reduce(p.policy, null_in, parprim::offsets(zero),
+                                                  null_out, 1, parprim::plus{}));
+        const std::vector<std::size_t> empties = {0, 0, 0};
+        std::vector<int> two(2, -1);
+        parprim::segmented_reduce(p.policy, null_in, parprim::offsets(empties), two, 7,
+                                  parprim::plus{});
+        EXPECT_EQ(two, (std::vector<int>{7, 7}));
+        EXPECT_EQ(parprim::reduce_by_key(p.policy, null_in, null_in, null_out, null_out), 0u);
+        EXPECT_NO_THROW(parprim::inclusive_scan_by_key(p.policy, null_in, null_in, null_out));
+        EXPECT_NO_THROW(parprim::exclusive_scan_by_key(p.policy, null_in, null_in, null_out, 0));
+      });
+}
+
 TEST(OmpPolicy, InvalidOptionsThrow) {
   EXPECT_THROW((void)parprim::omp.threads(0), parprim::invalid_argument);
   EXPECT_THROW((void)parprim::omp.threads(-3), parprim::invalid_argument);

@@ -151,6 +151,8 @@ TYPED_TEST(Semantics, ThrowingOperatorReachesTheCaller) {
     v[n * 2 / 3] = throwing_plus<false>::marker;
     const std::vector<std::uint8_t> heads(n, 0);
     std::vector<int> out(n);
+    std::vector<std::uint8_t> keys_out(n);
+    const std::vector<std::size_t> two_segments = {0, n / 2, n};
     SCOPED_TRACE("n = " + std::to_string(n));
     for_each_policy<TypeParam>(
         [] { return TypeParam::policies(); },
@@ -166,7 +168,21 @@ TYPED_TEST(Semantics, ThrowingOperatorReachesTheCaller) {
             EXPECT_THROW(parprim::inclusive_scan(p.policy, v, out, op), operator_failure);
             EXPECT_THROW(parprim::segmented_inclusive_scan(p.policy, v, heads, out, op),
                          operator_failure);
+            EXPECT_THROW(parprim::inclusive_scan_by_key(p.policy, heads, v, out, op),
+                         operator_failure);
+            EXPECT_THROW((void)parprim::reduce_by_key(p.policy, heads, v, keys_out, out, op),
+                         operator_failure);
           }
+          EXPECT_THROW((void)parprim::segmented_reduce(p.policy, v, heads, out, 0, op),
+                       operator_failure);
+          EXPECT_THROW(
+              (void)parprim::segmented_reduce(p.policy, v, heads, out, 0, throwing_plus<true>{}),
+              operator_failure);
+          EXPECT_THROW(parprim::segmented_reduce(p.policy, v, parprim::offsets(two_segments),
+                                                 std::span<int>(out).first(2), 0, op),
+                       operator_failure);
+          EXPECT_THROW(parprim::exclusive_scan_by_key(p.policy, heads, v, out, 0, op),
+                       operator_failure);
         });
   }
 }

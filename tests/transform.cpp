@@ -4,7 +4,7 @@
 /// compared with the plain primitive's reference applied to the transformed elements, computed
 /// here by hand. Integers and non-commutative operators exactly, float sums within the bound
 /// of harness.hpp; outputs checked with their guards (nothing written outside them), inputs
-/// unchanged.
+/// unchanged. Also reduce_into and transform_reduce_into (a one-element host result).
 
 #include <cmath>
 #include <cstdint>
@@ -170,6 +170,26 @@ TYPED_TEST(Transform, ScanInPlaceNonCommutative) {
   });
 }
 
+TYPED_TEST(Transform, ReduceIntoOneElementResult) {
+  for_sizes<TypeParam>([](const auto& policy, std::size_t n, rng_t& r) {
+    const auto a = random_ints<std::int32_t>(r, n, -40000, 40000);
+    const auto b = random_ints<std::int32_t>(r, n, -40000, 40000);
+    std::vector<std::int64_t> result(4, -1);  // writes go to [1], [2], [3] only
+    const std::span<std::int64_t> all(result);
+    parprim::reduce_into(policy, a, all.subspan(1, 1), std::int64_t{9}, parprim::plus{});
+    parprim::transform_reduce_into(policy, a, all.subspan(2, 1), std::int64_t{0}, parprim::plus{},
+                                   square_wide{});
+    parprim::transform_reduce_into(policy, a, b, all.subspan(3, 1), std::int64_t{1},
+                                   parprim::plus{}, times{});
+    ASSERT_EQ(result[0], -1);
+    ASSERT_EQ(result[1], parprim::reduce(parprim::seq, a, std::int64_t{9}, parprim::plus{}));
+    ASSERT_EQ(result[2], parprim::transform_reduce(parprim::seq, a, std::int64_t{0},
+                                                   parprim::plus{}, square_wide{}));
+    ASSERT_EQ(result[3], parprim::transform_reduce(parprim::seq, a, b, std::int64_t{1},
+                                                   parprim::plus{}, times{}));
+  });
+}
+
 TYPED_TEST(Transform, BadInputsRaiseBeforeWriting) {
   for_each_policy<TypeParam>(
       [] { return TypeParam::policies(); },
@@ -190,6 +210,15 @@ TYPED_TEST(Transform, BadInputsRaiseBeforeWriting) {
         const std::vector<std::int32_t> none;
         EXPECT_EQ(parprim::transform_reduce(p.policy, none, 5LL, parprim::plus{}, square_wide{}),
                   5);
+        std::vector<long long> two(2, -1), zero;
+        EXPECT_THROW(parprim::reduce_into(p.policy, a, two, 0LL, parprim::plus{}),
+                     parprim::invalid_argument);
+        EXPECT_THROW(parprim::reduce_into(p.policy, a, zero, 0LL, parprim::plus{}),
+                     parprim::invalid_argument);
+        EXPECT_THROW(parprim::transform_reduce_into(p.policy, a, b, std::span(two).first(1), 0LL,
+                                                    parprim::plus{}, times{}),
+                     parprim::invalid_argument);
+        EXPECT_EQ(two, std::vector<long long>(2, -1));
       });
 }
 

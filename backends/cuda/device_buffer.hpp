@@ -52,8 +52,10 @@ class device_buffer {
   }
   /// \brief A copy of `host` on the device. \throws parprim::cuda_error
   explicit device_buffer(const std::vector<T>& host) : device_buffer(std::span<const T>(host)) {}
+  /// \brief Takes `o`'s memory; `o` is left empty.
   device_buffer(device_buffer&& o) noexcept
       : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+  /// \brief Frees this buffer's memory and takes `o`'s; `o` is left empty.
   device_buffer& operator=(device_buffer&& o) noexcept {
     if (this != &o) {
       detail::cuda::device_free(data_);
@@ -84,14 +86,19 @@ class device_buffer {
     return h;
   }
 
+  /// \return the device pointer
   T* data() noexcept { return data_; }
+  /// \return the device pointer
   const T* data() const noexcept { return data_; }
+  /// \return the number of elements
   std::size_t size() const noexcept { return size_; }
   /// \return a writable view
   device_span<T> span() noexcept { return {data_, size_}; }
   /// \return a read-only view
   device_span<const T> span() const noexcept { return {data_, size_}; }
-  operator device_span<T>() noexcept { return span(); }              // NOLINT: implicit view
+  /// \brief Implicit writable view, so a buffer can be passed where a span is expected.
+  operator device_span<T>() noexcept { return span(); }  // NOLINT: implicit view
+  /// \brief Implicit read-only view.
   operator device_span<const T>() const noexcept { return span(); }  // NOLINT: implicit view
 
  private:

@@ -46,16 +46,16 @@ constexpr void check_cuda_scan_types() {
 #endif
 }
 
-template <cuda_reduce_rung R, cuda_scan_rung S>
-struct scan_impl<basic_cuda_policy<R, S>> {
-  using policy_type = basic_cuda_policy<R, S>;
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct scan_impl<basic_cuda_policy<R, S, Sync>> {
+  using policy_type = basic_cuda_policy<R, S, Sync>;
 
   template <class In, class T, class Op>
   static void inclusive(const policy_type& policy, device_span<const In> in, device_span<T> out,
                         Op op) {
     check_cuda_scan_types<In, T, Op>();
     cuda::scan<S, In, T, Op>(
-        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        cuda::options_of(policy),
         in.data(), out.data(), in.size(), cuda::scan_kind::inclusive, nullptr, nullptr, op);
   }
 
@@ -64,7 +64,7 @@ struct scan_impl<basic_cuda_policy<R, S>> {
                         T init, Op op) {
     check_cuda_scan_types<In, T, Op>();
     cuda::scan<S, In, T, Op>(
-        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        cuda::options_of(policy),
         in.data(), out.data(), in.size(), cuda::scan_kind::exclusive, &init, nullptr, op);
   }
 
@@ -111,7 +111,7 @@ struct scan_impl<basic_cuda_policy<R, S>> {
         "parprim CUDA scans: the output type must be trivially copyable, default "
         "constructible and aligned to at most 16 bytes");
     cuda::transform_scan<S>(
-        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        cuda::options_of(policy),
         in.base().data(), out.data(), in.size(), kind, init, op, in.function());
 #else
     static_assert(cuda_scan_always_false_v<In>,

@@ -10,16 +10,16 @@
 
 namespace parprim::detail {
 
-template <cuda_reduce_rung R, cuda_scan_rung S>
-struct segmented_scan_impl<basic_cuda_policy<R, S>> {
-  using policy_type = basic_cuda_policy<R, S>;
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct segmented_scan_impl<basic_cuda_policy<R, S, Sync>> {
+  using policy_type = basic_cuda_policy<R, S, Sync>;
 
   template <class In, class F, class T, class Op>
   static void inclusive(const policy_type& policy, device_span<const In> in,
                         device_span<const F> flags, device_span<T> out, Op op) {
     check_cuda_scan_types<In, T, Op>();
     cuda::segmented_scan<S, In, T, Op>(
-        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        cuda::options_of(policy),
         in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()), out.data(), in.size(),
         cuda::scan_kind::inclusive, nullptr, nullptr, op);
   }
@@ -29,7 +29,7 @@ struct segmented_scan_impl<basic_cuda_policy<R, S>> {
                         device_span<const F> flags, device_span<T> out, T init, Op op) {
     check_cuda_scan_types<In, T, Op>();
     cuda::segmented_scan<S, In, T, Op>(
-        cuda::launch_options{policy.stream(), policy.device_id(), policy.is_deterministic()},
+        cuda::options_of(policy),
         in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()), out.data(), in.size(),
         cuda::scan_kind::exclusive, &init, nullptr, op);
   }

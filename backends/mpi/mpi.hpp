@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// \brief The MPI backend: `parprim::mpi(comm)` runs reduce, scan and segmented scan over the
+/// \brief The MPI backend: `parprim::mpi(comm)` runs reduce, scan, segmented scan and the
+/// per-segment results (segmented_reduce, reduce_by_key, the scans by key) over the
 /// ranks of a communicator, each rank holding one block of the global sequence (rank order is
 /// sequence order) and processing it with a local policy. Enabled by linking parprim::mpi.
 ///
@@ -22,10 +23,12 @@
 #include <parprim/backends/openmp/openmp.hpp>
 #endif
 
+#include <parprim/backends/mpi/by_key.hpp>
 #include <parprim/backends/mpi/datatype.hpp>
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/backends/mpi/reduce.hpp>
 #include <parprim/backends/mpi/scan.hpp>
+#include <parprim/backends/mpi/segmented_reduce.hpp>
 #include <parprim/backends/mpi/segmented_scan.hpp>
 #include <parprim/backends/mpi/transform.hpp>
 

@@ -40,6 +40,7 @@
 #include <optional>
 #include <string>
 
+#include <parprim/detail/policy_traits.hpp>
 #include <parprim/error.hpp>
 #include <parprim/policy.hpp>
 
@@ -54,7 +55,7 @@ using mpi_default_local_policy = seq_policy;
 template <class Local = mpi_default_local_policy>
 class mpi_policy {
  public:
-  using local_policy_type = Local;
+  using local_policy_type = Local;  ///< the policy each rank uses for its own block
 
   /// \throws parprim::invalid_argument if `comm` is `MPI_COMM_NULL` or MPI is not initialised
   /// (or already finalised).
@@ -65,6 +66,11 @@ class mpi_policy {
   /// \brief The same communicator and options with another local policy.
   template <class Other>
   mpi_policy<Other> local(const Other& other) const {
+    if constexpr (requires { Other::synchronous; })
+      static_assert(Other::synchronous,
+                    "parprim::mpi(comm).local(parprim::cuda.nosync()): the ranks exchange their "
+                    "partial results through the host, so the local CUDA policy must wait for "
+                    "its work; drop .nosync()");
     return mpi_policy<Other>(comm_, other, root_, checks_);
   }
   /// \brief Deliver `reduce` results on rank `r` only. \throws parprim::invalid_argument if
@@ -117,6 +123,16 @@ class mpi_policy {
   std::optional<int> root_;
   bool checks_ = true;
 };
+
+namespace detail {
+/// \brief Each rank's block lives where the local policy reads (device memory with
+/// `.local(parprim::cuda)`).
+template <class Local>
+struct policy_traits<mpi_policy<Local>> {
+  static constexpr policy_kind kind = policy_kind::mpi;
+  static constexpr bool device_memory = policy_traits<Local>::device_memory;
+};
+}  // namespace detail
 
 /// \brief The MPI policy on `comm` with the default local policy.
 /// \throws parprim::invalid_argument if `comm` is `MPI_COMM_NULL` or MPI is not initialised.

@@ -12,6 +12,7 @@
 #include <parprim/backends/mpi/detail/collectives.hpp>
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/reduce.hpp>
@@ -54,16 +55,20 @@ struct reduce_impl<mpi_policy<Local>> {
 ///   configuration, MPI library and input.
 template <class Local, class InputRange, class T, class BinaryOp = plus>
 T reduce(const mpi_policy<Local>& policy, const InputRange& in, T init, BinaryOp op = {}) {
-  using impl = detail::reduce_impl<mpi_policy<Local>>;
-  const auto input = detail::as_input_span(in);
-  detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
-  mpi_detail::agree_on_arguments(policy, "reduce", [&] {
-    detail::check_data(input, "reduce", "in");
-    detail::maybe_check_operator<T>("reduce", op, input, &init);
-    mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(), "reduce",
-                                         {{"in", input.data(), input.size()}});
-  });
-  return detail::routed_reduce<impl>(policy, input, std::move(init), op);
+  if constexpr (detail::reduce_call_ok<mpi_policy<Local>, detail::reduce_impl<mpi_policy<Local>>,
+                                       InputRange, T, BinaryOp>()) {
+    using impl = detail::reduce_impl<mpi_policy<Local>>;
+    const auto input = detail::as_input_span(in);
+    mpi_detail::agree_on_arguments(policy, "reduce", [&] {
+      detail::check_data(input, "reduce", "in");
+      detail::maybe_check_operator<T>("reduce", op, input, &init);
+      mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(), "reduce",
+                                           {{"in", input.data(), input.size()}});
+    });
+    return detail::routed_reduce<impl>(policy, input, std::move(init), op);
+  } else {
+    return init;  // not reached: a static_assert failed
+  }
 }
 
 }  // namespace parprim

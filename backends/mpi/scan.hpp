@@ -22,6 +22,7 @@
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/detail/accumulating.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/scan.hpp>
@@ -78,16 +79,19 @@ struct scan_impl<mpi_policy<Local>> {
 template <class Local, class InputRange, class OutputRange, class BinaryOp = plus>
 void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, OutputRange&& out,
                     BinaryOp op = {}) {
-  using impl = detail::scan_impl<mpi_policy<Local>>;
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  mpi_detail::agree_on_arguments(policy, "inclusive_scan", [&] {
-    detail::check_scan_args(input, output, "inclusive_scan", op);
-    mpi_detail::local_checks<Local>::run(
-        policy.communicator(), policy.local_policy(), "inclusive_scan",
-        {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
-  });
-  detail::routed_inclusive<impl>(policy, input, output, op);
+  if constexpr (detail::scan_call_ok<mpi_policy<Local>, detail::scan_impl<mpi_policy<Local>>,
+                                     InputRange, OutputRange, BinaryOp>()) {
+    using impl = detail::scan_impl<mpi_policy<Local>>;
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    mpi_detail::agree_on_arguments(policy, "inclusive_scan", [&] {
+      detail::check_scan_args(input, output, "inclusive_scan", op);
+      mpi_detail::local_checks<Local>::run(
+          policy.communicator(), policy.local_policy(), "inclusive_scan",
+          {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
+    });
+    detail::routed_inclusive<impl>(policy, input, output, op);
+  }
 }
 
 /// \brief parprim::exclusive_scan on a communicator: `init` sits at the start of the global
@@ -96,18 +100,21 @@ void inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, Outpu
 template <class Local, class InputRange, class OutputRange, class T, class BinaryOp = plus>
 void exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in, OutputRange&& out,
                     T init, BinaryOp op = {}) {
-  using impl = detail::scan_impl<mpi_policy<Local>>;
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename decltype(output)::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  mpi_detail::agree_on_arguments(policy, "exclusive_scan", [&] {
-    detail::check_scan_args(input, output, "exclusive_scan", op, &start);
-    mpi_detail::local_checks<Local>::run(
-        policy.communicator(), policy.local_policy(), "exclusive_scan",
-        {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
-  });
-  detail::routed_exclusive<impl>(policy, input, output, start, op);
+  if constexpr (detail::scan_call_ok<mpi_policy<Local>, detail::scan_impl<mpi_policy<Local>>,
+                                     InputRange, OutputRange, BinaryOp, T>()) {
+    using impl = detail::scan_impl<mpi_policy<Local>>;
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    mpi_detail::agree_on_arguments(policy, "exclusive_scan", [&] {
+      detail::check_scan_args(input, output, "exclusive_scan", op, &start);
+      mpi_detail::local_checks<Local>::run(
+          policy.communicator(), policy.local_policy(), "exclusive_scan",
+          {{"in", input.data(), input.size()}, {"out", output.data(), output.size()}});
+    });
+    detail::routed_exclusive<impl>(policy, input, output, start, op);
+  }
 }
 
 }  // namespace parprim

@@ -23,6 +23,7 @@
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/detail/accumulating.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/detail/segmented.hpp>
@@ -105,21 +106,23 @@ struct segmented_scan_impl<mpi_policy<Local>> {
 template <class Local, class InputRange, class FlagRange, class OutputRange, class BinaryOp = plus>
 void segmented_inclusive_scan(const mpi_policy<Local>& policy, const InputRange& in,
                               const FlagRange& head_flags, OutputRange&& out, BinaryOp op = {}) {
-  using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
-  const auto input = detail::as_input_span(in);
-  const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(typename decltype(flags)::value_type) == 1,
-                "parprim: head flags are one byte each (std::uint8_t)");
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  mpi_detail::agree_on_arguments(policy, "segmented_inclusive_scan", [&] {
-    detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
-    mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
-                                         "segmented_inclusive_scan",
-                                         {{"in", input.data(), input.size()},
-                                          {"head_flags", flags.data(), flags.size()},
-                                          {"out", output.data(), output.size()}});
-  });
-  detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
+  if constexpr (detail::segmented_scan_call_ok<mpi_policy<Local>,
+                                               detail::segmented_scan_impl<mpi_policy<Local>>,
+                                               InputRange, FlagRange, OutputRange, BinaryOp>()) {
+    using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
+    const auto input = detail::as_input_span(in);
+    const auto flags = detail::as_input_span(head_flags);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    mpi_detail::agree_on_arguments(policy, "segmented_inclusive_scan", [&] {
+      detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
+      mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
+                                           "segmented_inclusive_scan",
+                                           {{"in", input.data(), input.size()},
+                                            {"head_flags", flags.data(), flags.size()},
+                                            {"out", output.data(), output.size()}});
+    });
+    detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
+  }
 }
 
 /// \brief parprim::segmented_exclusive_scan on a communicator: `init` at each segment head,
@@ -129,23 +132,25 @@ template <class Local, class InputRange, class FlagRange, class OutputRange, cla
 void segmented_exclusive_scan(const mpi_policy<Local>& policy, const InputRange& in,
                               const FlagRange& head_flags, OutputRange&& out, T init,
                               BinaryOp op = {}) {
-  using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
-  const auto input = detail::as_input_span(in);
-  const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(typename decltype(flags)::value_type) == 1,
-                "parprim: head flags are one byte each (std::uint8_t)");
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename decltype(output)::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  mpi_detail::agree_on_arguments(policy, "segmented_exclusive_scan", [&] {
-    detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
-    mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
-                                         "segmented_exclusive_scan",
-                                         {{"in", input.data(), input.size()},
-                                          {"head_flags", flags.data(), flags.size()},
-                                          {"out", output.data(), output.size()}});
-  });
-  detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
+  if constexpr (detail::segmented_scan_call_ok<mpi_policy<Local>,
+                                               detail::segmented_scan_impl<mpi_policy<Local>>,
+                                               InputRange, FlagRange, OutputRange, BinaryOp, T>()) {
+    using impl = detail::segmented_scan_impl<mpi_policy<Local>>;
+    const auto input = detail::as_input_span(in);
+    const auto flags = detail::as_input_span(head_flags);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    mpi_detail::agree_on_arguments(policy, "segmented_exclusive_scan", [&] {
+      detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
+      mpi_detail::local_checks<Local>::run(policy.communicator(), policy.local_policy(),
+                                           "segmented_exclusive_scan",
+                                           {{"in", input.data(), input.size()},
+                                            {"head_flags", flags.data(), flags.size()},
+                                            {"out", output.data(), output.size()}});
+    });
+    detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
+  }
 }
 
 }  // namespace parprim

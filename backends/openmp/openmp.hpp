@@ -10,6 +10,8 @@
     "parprim's OpenMP backend needs OpenMP: link the parprim::openmp target (or compile with -fopenmp)"
 #endif
 
+#include <parprim/backends/openmp/by_key.hpp>
 #include <parprim/backends/openmp/reduce.hpp>
 #include <parprim/backends/openmp/scan.hpp>
+#include <parprim/backends/openmp/segmented_reduce.hpp>
 #include <parprim/backends/openmp/segmented_scan.hpp>

@@ -20,8 +20,8 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<omp_policy> {
-  template <class Input, class Flag, class Out, class Op>
-  static void inclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+  template <class Input, class Flags, class Out, class Op>
+  static void inclusive(const omp_policy& policy, const Input& in, const Flags& flags,
                         std::span<Out> out, Op op) {
     using Acc = accumulator_t<Op, Out>;
     const int team =
@@ -30,7 +30,7 @@ struct segmented_scan_impl<omp_policy> {
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, restart ? nullptr : &carry->value, nullptr, flags.data(), false,
+        op.scan_block(in, b, e, restart ? nullptr : &carry->value, nullptr, &flags, false,
                       openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
@@ -47,8 +47,8 @@ struct segmented_scan_impl<omp_policy> {
     run<Acc>(team, policy, in, flags, op, scan_block);
   }
 
-  template <class Input, class Flag, class Out, class Op>
-  static void exclusive(const omp_policy& policy, const Input& in, std::span<const Flag> flags,
+  template <class Input, class Flags, class Out, class Op>
+  static void exclusive(const omp_policy& policy, const Input& in, const Flags& flags,
                         std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
     using Acc = accumulator_t<Op, Out>;
     const int team =
@@ -58,7 +58,7 @@ struct segmented_scan_impl<omp_policy> {
       // acc = init op (the segment's elements before k)
       const Acc first = (b > 0 && carry) ? static_cast<Acc>(op(init, carry->value)) : init;
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, &first, &init, flags.data(), true,
+        op.scan_block(in, b, e, &first, &init, &flags, true,
                       openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
@@ -76,9 +76,9 @@ struct segmented_scan_impl<omp_policy> {
  private:
   /// The carry into a block is the inclusive segmented value of the element before it, as a
   /// flagged pair; a block's total folds from its last head (or its start) to its end.
-  template <class Acc, class Input, class Flag, class Op, class ScanBlock>
-  static void run(int team, const omp_policy& policy, const Input& in, std::span<const Flag> flags,
-                  Op op, ScanBlock scan_block) {
+  template <class Acc, class Input, class Flags, class Op, class ScanBlock>
+  static void run(int team, const omp_policy& policy, const Input& in, const Flags& flags, Op op,
+                  ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
       std::size_t h = e;

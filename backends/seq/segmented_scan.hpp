@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// \brief Sequential segmented inclusive and exclusive scan.
+/// \brief Sequential segmented inclusive and exclusive scan. `flags` is a span of one-byte head
+/// flags or a head view (detail/heads.hpp: the scans by key pass the runs of equal keys).
 
 #include <cstddef>
 #include <cstdint>
@@ -14,12 +15,12 @@ namespace parprim::detail {
 
 template <>
 struct segmented_scan_impl<seq_policy> {
-  template <class Input, class Flag, class Out, class Op>
-  static void inclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, Op op) {
+  template <class Input, class Flags, class Out, class Op>
+  static void inclusive(const seq_policy&, const Input& in, const Flags& flags, std::span<Out> out,
+                        Op op) {
     if (in.empty()) return;
     if constexpr (accumulating_operator<Op>) {
-      op.scan_block(in, 0, in.size(), nullptr, nullptr, flags.data(), false,
+      op.scan_block(in, 0, in.size(), nullptr, nullptr, &flags, false,
                     copy_to<Out>{out.data()});
     } else {
       Out acc = static_cast<Out>(in[0]);
@@ -32,12 +33,12 @@ struct segmented_scan_impl<seq_policy> {
     }
   }
 
-  template <class Input, class Flag, class Out, class Op>
-  static void exclusive(const seq_policy&, const Input& in, std::span<const Flag> flags,
-                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
+  template <class Input, class Flags, class Out, class Op>
+  static void exclusive(const seq_policy&, const Input& in, const Flags& flags, std::span<Out> out,
+                        accumulator_t<Op, Out> init, Op op) {
     if constexpr (accumulating_operator<Op>) {
       if (!in.empty())
-        op.scan_block(in, 0, in.size(), &init, &init, flags.data(), true, copy_to<Out>{out.data()});
+        op.scan_block(in, 0, in.size(), &init, &init, &flags, true, copy_to<Out>{out.data()});
     } else {
       Out acc = init;
       for (std::size_t i = 0; i < in.size(); ++i) {

@@ -18,8 +18,8 @@
 /// host synchronisation, no result copy and no host-side launch overhead inside the bracket
 /// (host work between two launches would otherwise show up as idle GPU time, which is what
 /// the synchronous benchmarks measure). Same rotated inputs, sizes, types, warm-up and
-/// repetitions as the synchronous benchmarks. The parprim rungs run through the enqueue-only
-/// entry `parprim::detail::cuda::reduce_enqueue` (the same kernels and launches as
+/// repetitions as the synchronous benchmarks. The parprim rungs run through
+/// `parprim::reduce_into` with a `nosync()` policy (the same kernels and launches as
 /// `parprim::reduce`); CUB through `cub::DeviceReduce::Sum` / `Reduce` with temporary storage
 /// allocated once, outside the timing. The result is checked outside the timed loop, before
 /// and after it. Counter `gate_timeouts`: iterations in which the gate gave up waiting for
@@ -34,10 +34,7 @@
 #include <cstdint>
 #include <string>
 
-#include <parprim/backends/cuda/detail/reduce_dispatch.cuh>
-#include <parprim/backends/cuda/detail/reduce_entry.hpp>
-#include <parprim/cuda_policy.hpp>
-#include <parprim/operators.hpp>
+#include <parprim/parprim.hpp>
 
 #include "cub_enqueue.cuh"
 #include "cuda_bench.hpp"
@@ -228,12 +225,13 @@ void run_reduce_device_sum(benchmark::State& state, std::size_t n,
       sum_check<T>(sum));
 }
 
-// --- parprim: every rung, through the enqueue-only entry ------------------------------------
+// --- parprim: every rung, through reduce_into with a nosync policy ----------------------------
 
 template <class T, parprim::cuda_reduce_rung R>
 void parprim_enqueue(const T* x, std::size_t n, T* out) {
-  parprim::detail::cuda::reduce_enqueue<R, T, T, parprim::plus>(
-      parprim::detail::cuda::launch_options{bench_stream(), -1}, x, n, out, T(0), parprim::plus{});
+  parprim::reduce_into(
+      parprim::cuda.on(bench_stream()).nosync().reduce_kernel(parprim::cuda_reduce_kernel<R>{}),
+      parprim::device_span<const T>(x, n), parprim::device_span<T>(out, 1), T(0), parprim::plus{});
 }
 
 template <class T, parprim::cuda_reduce_rung R>

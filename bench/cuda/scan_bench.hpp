@@ -8,7 +8,8 @@
 ///                 cuda_k4_warp_reduce_then_scan, cuda_k5_decoupled_look_back,
 ///                 cuda_k6_tma_staged_look_back (parprim's public API), cub_inclusive_sum
 ///                 (DeviceScan::InclusiveSum), cub_inclusive_scan (DeviceScan::InclusiveScan with
-///                 cuda::std::plus), thrust_inclusive_scan; float types also
+///                 cuda::std::plus), thrust_inclusive_scan, cuda_transform_identity
+///                 (transform_inclusive_scan, default rung, f(x) = x); float types also
 ///                 cuda_nondeterministic (the default rung with .deterministic(false))
 ///   scan/exclusive/<competitor>/<type>/n:<N>/manual_time
 ///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
@@ -39,10 +40,10 @@
 /// the GPU (out[i] = out[i-1] + x[i], or x[i] at a head; exclusive: out[i-1] + x[i-1], out[0] =
 /// 0), on a poisoned output before the timed loop and again after it.
 ///
-/// Counters: bytes_per_second = GB/s of VALUES read (n * sizeof(T): the targets are in
-/// this unit; flags and keys are not counted), items_per_second = elements/s, and `traffic` =
-/// the least bytes the competitor must move per second: values read + output written, plus
-/// n one-byte flags (parprim segmented) or n four-byte keys (by-key anchors).
+/// Counters: bytes_per_second = GB/s of VALUES read (n * sizeof(T): the targets in docs/kernels.md
+/// are in this unit; flags and keys are not counted), items_per_second = elements/s, and `traffic`
+/// = the least bytes the competitor must move per second: values read + output written, plus n
+/// one-byte flags (parprim segmented) or n four-byte keys (by-key anchors).
 
 #include <cuda_runtime_api.h>
 
@@ -108,6 +109,10 @@ template <class T>
 void cub_inclusive_scan(const scan_args<T>& a);
 template <class T>
 void thrust_inclusive_scan(const scan_args<T>& a);
+/// \brief parprim::transform_inclusive_scan with a transform that returns its argument (a
+/// distinct functor type, so the call takes the transforms' path; transform.cu).
+template <class T>
+void cuda_transform_inclusive_scan(const scan_args<T>& a);
 template <class T>
 void cub_inclusive_sum_by_key(const scan_args<T>& a);
 template <class T>

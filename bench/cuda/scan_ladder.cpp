@@ -76,6 +76,9 @@ void register_for(std::size_t n) {
          ...);
       },
       ladder);
+  register_one("scan/inclusive/cuda_transform_identity/" + t, n, [plain](benchmark::State& st) {
+    run_scan<T>(st, plain, &cuda_transform_inclusive_scan<T>);
+  });
   if constexpr (std::is_floating_point_v<T>) {
     // the look-back folding whichever predecessors are ready (as CUB does): not bitwise
     // reproducible from run to run, for comparison with the deterministic default

@@ -8,6 +8,9 @@
 ///
 /// (the plain reduce is reduce/cuda_k7_vectorized_single_pass/<type>). The transform doubles
 /// each element; the call halves the result, so run_reduce's exact check applies unchanged.
+///
+/// Also the call behind scan/inclusive/cuda_transform_identity/<type> (registered with the scan
+/// ladder, scan_ladder.cpp): transform_inclusive_scan with f(x) = x, beside the plain scan.
 
 #include <cub/device/device_reduce.cuh>
 
@@ -18,8 +21,28 @@
 
 #include "cub_enqueue.cuh"
 #include "cuda_bench.hpp"
+#include "scan_bench.hpp"
 
 namespace parprim_bench::cuda {
+
+/// \brief f(x) = x, as a transform (its own type: the call takes the transforms' path).
+struct same_value {
+  template <class T>
+  __host__ __device__ T operator()(const T& x) const {
+    return x;
+  }
+};
+
+template <class T>
+void cuda_transform_inclusive_scan(const scan_args<T>& a) {
+  parprim::transform_inclusive_scan(
+      parprim::cuda.on(bench_stream()), parprim::device_span<const T>(a.x, a.n),
+      parprim::device_span<T>(a.out, a.n), parprim::plus{}, same_value{});
+}
+template void cuda_transform_inclusive_scan<std::int32_t>(const scan_args<std::int32_t>&);
+template void cuda_transform_inclusive_scan<float>(const scan_args<float>&);
+template void cuda_transform_inclusive_scan<double>(const scan_args<double>&);
+
 namespace {
 
 struct twice {

@@ -30,6 +30,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "../display_reporter.hpp"
 #include "../keep.hpp"
 #include "raw_reduce_then_scan.hpp"
 
@@ -455,7 +456,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
   benchmark::AddCustomContext("parprim_local_policy", "seq");
   if (bench::g_rank == 0) {
-    benchmark::RunSpecifiedBenchmarks();
+    parprim_bench::display_reporter display(PARPRIM_BENCH_BUILD_TYPE);
+    benchmark::RunSpecifiedBenchmarks(&display);
   } else {
     bench::null_reporter quiet;
     benchmark::RunSpecifiedBenchmarks(&quiet);

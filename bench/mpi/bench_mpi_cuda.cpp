@@ -29,6 +29,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "../display_reporter.hpp"
 #include "../keep.hpp"
 
 #include <algorithm>
@@ -321,7 +322,8 @@ int main(int argc, char** argv) {
     cudaDeviceProp prop{};
     if (device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess)
       benchmark::AddCustomContext("gpu", prop.name);
-    benchmark::RunSpecifiedBenchmarks();
+    parprim_bench::display_reporter display(PARPRIM_BENCH_BUILD_TYPE);
+    benchmark::RunSpecifiedBenchmarks(&display);
   } else {
     bench::null_reporter quiet;
     benchmark::RunSpecifiedBenchmarks(&quiet);

@@ -57,7 +57,7 @@ ANCHORS = (
 )
 COPY = "roof/cuda_copy_d2d"
 
-# The lecture's table (shared/seeds/000_72329b447fe6bdcc.txt, "Kernel / GTX 8800 / GTX 460":
+# The lecture notes' table ("Kernel / GTX 8800 / GTX 460"; docs/kernels.md, "Beside the lecture":
 # GB/s and step/cumulative speedup; kernel 6 on the GTX 460 is "???" in the notes). The notes
 # give no times and no array size.
 LECTURE = {

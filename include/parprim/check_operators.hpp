@@ -47,6 +47,8 @@ namespace parprim {
 /// only for arithmetic types.
 template <class T>
 struct operator_check_equal {
+  /// \return whether `x` and `y` count as the same result (`==`, or equal bytes for a type
+  /// without `==`)
   static bool equal(const T& x, const T& y) {
     if constexpr (std::equality_comparable<T>) {
       return x == y;

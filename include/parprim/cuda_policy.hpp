@@ -20,6 +20,8 @@
 
 #include <string>
 
+#include <parprim/cuda_memory.hpp>
+#include <parprim/detail/policy_traits.hpp>
 #include <parprim/error.hpp>
 
 struct CUstream_st;
@@ -69,25 +71,33 @@ constexpr const char* cuda_reduce_name(cuda_reduce_rung r) noexcept {
 /// \brief A rung as a value whose type carries it: what `.reduce_kernel(...)` takes.
 template <cuda_reduce_rung R>
 struct cuda_reduce_kernel {
-  static constexpr cuda_reduce_rung rung = R;
-  static constexpr int number = static_cast<int>(R);
-  static constexpr bool reorders = cuda_reduce_reorders(R);
+  static constexpr cuda_reduce_rung rung = R;                ///< the rung
+  static constexpr int number = static_cast<int>(R);         ///< its number, 1-7
+  static constexpr bool reorders = cuda_reduce_reorders(R);  ///< needs a commutative operator
 };
 
 /// \brief The reduction ladder:
 /// `policy.reduce_kernel(parprim::cuda_reduce::k5_unrolled_last_warp)`. The name says what the rung
 /// teaches; the `kN_` prefix is its number in the lecture.
 namespace cuda_reduce {
+/// \brief rung 1: interleaved addressing, divergent warps
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_divergent>
     k1_interleaved_divergent{};
+/// \brief rung 2: strided index, no divergence, bank conflicts
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::interleaved_strided> k2_interleaved_strided{};
+/// \brief rung 3: sequential addressing, conflict-free (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::sequential_addressing>
     k3_sequential_addressing{};
+/// \brief rung 4: first add during the global load (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::first_add_during_load>
     k4_first_add_during_load{};
+/// \brief rung 5: unrolled by a compile-time block size, shuffles for the last warp (reorders
+/// operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::unrolled_last_warp> k5_unrolled_last_warp{};
+/// \brief rung 6: cost-optimal block count, grid-stride loop (reorders operands)
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::grid_stride_multiple_elements>
     k6_grid_stride_multiple_elements{};
+/// \brief rung 7, the default: 16-byte loads, one launch, sequence order kept
 inline constexpr cuda_reduce_kernel<cuda_reduce_rung::vectorized_single_pass>
     k7_vectorized_single_pass{};
 /// \brief The default kernel (rung 7).
@@ -130,17 +140,23 @@ constexpr const char* cuda_scan_name(cuda_scan_rung r) noexcept {
 /// \brief A scan rung as a value whose type carries it: what `.scan_kernel(...)` takes.
 template <cuda_scan_rung R>
 struct cuda_scan_kernel {
-  static constexpr cuda_scan_rung rung = R;
-  static constexpr int number = static_cast<int>(R);
+  static constexpr cuda_scan_rung rung = R;           ///< the rung
+  static constexpr int number = static_cast<int>(R);  ///< its number, 1-6
 };
 
 /// \brief The scan ladder: `policy.scan_kernel(parprim::cuda_scan::k2_brent_kung)`.
 namespace cuda_scan {
+/// \brief rung 1: Kogge-Stone in a block
 inline constexpr cuda_scan_kernel<cuda_scan_rung::kogge_stone> k1_kogge_stone{};
+/// \brief rung 2: Brent-Kung in a block
 inline constexpr cuda_scan_kernel<cuda_scan_rung::brent_kung> k2_brent_kung{};
+/// \brief rung 3: thread-coarsened three-phase block scan
 inline constexpr cuda_scan_kernel<cuda_scan_rung::coarsened_three_phase> k3_coarsened_three_phase{};
+/// \brief rung 4: warp shuffles, reduce then scan
 inline constexpr cuda_scan_kernel<cuda_scan_rung::warp_reduce_then_scan> k4_warp_reduce_then_scan{};
+/// \brief rung 5: single pass, decoupled look-back
 inline constexpr cuda_scan_kernel<cuda_scan_rung::decoupled_look_back> k5_decoupled_look_back{};
+/// \brief rung 6, the default: rung 5 with the tile staged by TMA bulk copies
 inline constexpr cuda_scan_kernel<cuda_scan_rung::tma_staged_look_back> k6_tma_staged_look_back{};
 /// \brief The default kernel: rung 6 (rung 5 for what rung 6 does not stage; docs/kernels.md).
 inline constexpr auto default_ = k6_tma_staged_look_back;
@@ -160,15 +176,24 @@ inline constexpr auto default_ = k6_tma_staged_look_back;
 ///   a faster alternative for operators whose result depends on grouping (floating-point sums,
 ///   user operators): `deterministic(false)` lets the look-back group operands as timing
 ///   allows, as CUB does. Integer arithmetic, min and max are identical either way.
+/// - `nosync()`: calls return as soon as their work is enqueued on the stream (no host
+///   synchronisation); the caller synchronises before reading outputs or reusing inputs.
+///   Errors of the launches raise at the call, errors of the running kernels at the caller's
+///   next synchronisation. `parprim::reduce` does not compile with it (its value needs the
+///   host): use `parprim::reduce_into`. Such calls can be captured into CUDA graphs.
+/// - `memory(resource)`: temporaries come from a parprim::cuda_memory_resource (cuda_memory.hpp)
+///   instead of the library's cache; the resource must outlive the calls' work.
 ///
-/// Every call returns after its result is complete (a reduction's value is on the host, a
-/// scan's output in device memory; the stream is synchronised), so errors of the kernels are
-/// reported by the call that caused them. Temporary storage is cached per device and stream.
-/// Failures raise parprim::cuda_error.
+/// Without `nosync()`, every call returns after its result is complete (a reduction's value is
+/// on the host, a scan's output in device memory; the stream is synchronised), so errors of the
+/// kernels are reported by the call that caused them. Temporary storage is cached per device
+/// and stream unless a memory resource is given. Failures raise parprim::cuda_error.
+/// Threads, streams and graphs: docs/guide.md, "The GPU".
 /// \tparam Reduce  the reduction rung (default: rung 7)
 /// \tparam Scan  the scan rung (default: rung 6)
+/// \tparam Sync  false for a `nosync()` policy
 template <cuda_reduce_rung Reduce = cuda_reduce_rung::vectorized_single_pass,
-          cuda_scan_rung Scan = cuda_scan_rung::tma_staged_look_back>
+          cuda_scan_rung Scan = cuda_scan_rung::tma_staged_look_back, bool Sync = true>
 class basic_cuda_policy {
  public:
   /// \brief `cudaStream_t`, spelled without CUDA headers.
@@ -177,6 +202,8 @@ class basic_cuda_policy {
   static constexpr cuda_reduce_rung reduce_rung = Reduce;
   /// \brief The scan rung this policy runs.
   static constexpr cuda_scan_rung scan_rung = Scan;
+  /// \brief Whether calls wait for their work (false: a `nosync()` policy).
+  static constexpr bool synchronous = Sync;
 
   /// \brief Run on `stream` (`nullptr`: the default stream).
   constexpr basic_cuda_policy on(stream_type stream) const noexcept {
@@ -196,14 +223,28 @@ class basic_cuda_policy {
   }
   /// \brief The same policy running reduction rung `R`.
   template <cuda_reduce_rung R>
-  constexpr basic_cuda_policy<R, Scan> reduce_kernel(cuda_reduce_kernel<R>) const noexcept {
-    return basic_cuda_policy<R, Scan>(stream_, device_, deterministic_);
+  constexpr basic_cuda_policy<R, Scan, Sync> reduce_kernel(cuda_reduce_kernel<R>) const noexcept {
+    return basic_cuda_policy<R, Scan, Sync>(stream_, device_, deterministic_, memory_);
   }
   /// \brief The same policy running scan rung `S`.
   template <cuda_scan_rung S>
-  constexpr basic_cuda_policy<Reduce, S> scan_kernel(cuda_scan_kernel<S>) const noexcept {
-    return basic_cuda_policy<Reduce, S>(stream_, device_, deterministic_);
+  constexpr basic_cuda_policy<Reduce, S, Sync> scan_kernel(cuda_scan_kernel<S>) const noexcept {
+    return basic_cuda_policy<Reduce, S, Sync>(stream_, device_, deterministic_, memory_);
   }
+  /// \brief The same policy whose calls return once their work is enqueued (see the class
+  /// comment).
+  constexpr basic_cuda_policy<Reduce, Scan, false> nosync() const noexcept {
+    return basic_cuda_policy<Reduce, Scan, false>(stream_, device_, deterministic_, memory_);
+  }
+  /// \brief The same policy taking its temporaries from `resource` (not copied: it must
+  /// outlive every call made with the policy and their enqueued work).
+  constexpr basic_cuda_policy memory(cuda_memory_resource& resource) const noexcept {
+    basic_cuda_policy p = *this;
+    p.memory_ = &resource;
+    return p;
+  }
+  /// \return the memory resource, or nullptr for the library's cache
+  constexpr cuda_memory_resource* memory_resource() const noexcept { return memory_; }
 
   /// \brief The same policy with (`true`, the default) or without a run-to-run identical
   /// grouping of floating-point scans (see the class comment).
@@ -223,15 +264,24 @@ class basic_cuda_policy {
   constexpr basic_cuda_policy() noexcept = default;
 
  private:
-  template <cuda_reduce_rung, cuda_scan_rung>
+  template <cuda_reduce_rung, cuda_scan_rung, bool>
   friend class basic_cuda_policy;
-  constexpr basic_cuda_policy(stream_type s, int d, bool det) noexcept
-      : stream_(s), device_(d), deterministic_(det) {}
+  constexpr basic_cuda_policy(stream_type s, int d, bool det, cuda_memory_resource* m) noexcept
+      : stream_(s), device_(d), deterministic_(det), memory_(m) {}
 
   stream_type stream_ = nullptr;
   int device_ = -1;
   bool deterministic_ = true;
+  cuda_memory_resource* memory_ = nullptr;
 };
+
+namespace detail {
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct policy_traits<basic_cuda_policy<R, S, Sync>> {
+  static constexpr policy_kind kind = policy_kind::cuda;
+  static constexpr bool device_memory = true;
+};
+}  // namespace detail
 
 /// \brief The default CUDA policy type.
 using cuda_policy = basic_cuda_policy<>;

@@ -23,10 +23,10 @@ namespace parprim {
 template <class T>
 class device_span {
  public:
-  using element_type = T;
-  using value_type = std::remove_cv_t<T>;
-  using size_type = std::size_t;
-  using pointer = T*;
+  using element_type = T;                  ///< `T`, possibly const
+  using value_type = std::remove_cv_t<T>;  ///< `T` without const
+  using size_type = std::size_t;           ///< 64-bit sizes
+  using pointer = T*;                      ///< a device pointer
 
   /// \brief The empty span.
   constexpr device_span() noexcept = default;

@@ -25,6 +25,7 @@ class invalid_argument : public error {
 /// \brief A CUDA runtime call failed; carries the error code and the call site.
 class cuda_error : public error {
  public:
+  /// \brief `code`: the `cudaError_t` value; `what`: message with the call site.
   cuda_error(int code, const std::string& what) : error(what), code_(code) {}
   /// \return the `cudaError_t` value, as an int (this header names no CUDA type).
   int code() const noexcept { return code_; }
@@ -36,6 +37,7 @@ class cuda_error : public error {
 /// \brief An MPI call failed; carries the MPI error code and MPI's error string.
 class mpi_error : public error {
  public:
+  /// \brief `code`: the MPI error code; `what`: message with MPI's error string.
   mpi_error(int code, const std::string& what) : error(what), code_(code) {}
   /// \return the MPI error code.
   int code() const noexcept { return code_; }

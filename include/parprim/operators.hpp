@@ -85,6 +85,7 @@ PARPRIM_HOST_DEVICE constexpr F ordered_extreme(F a, F b) {
 
 /// \brief a + b
 struct plus {
+  /// \return `a + b`
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a + b;
@@ -100,6 +101,7 @@ struct exact_plus {
 };
 /// \brief a * b
 struct multiplies {
+  /// \return `a * b`
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a * b;
@@ -108,6 +110,7 @@ struct multiplies {
 /// \brief The smaller operand: floating point in the total order -0 < +0 < NaN (see the file
 /// comment), other types `b < a ? b : a` (the first of equal operands wins).
 struct minimum {
+  /// \return the smaller of `a` and `b` in the order above
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
     if constexpr (std::is_floating_point_v<A>) {
@@ -120,6 +123,7 @@ struct minimum {
 /// \brief The larger operand: floating point in the total order NaN < -0 < +0 (see the file
 /// comment), other types `a < b ? b : a` (the first of equal operands wins).
 struct maximum {
+  /// \return the larger of `a` and `b` in the order above
   template <class A>
   PARPRIM_HOST_DEVICE constexpr A operator()(const A& a, const A& b) const {
     if constexpr (std::is_floating_point_v<A>) {
@@ -131,6 +135,7 @@ struct maximum {
 };
 /// \brief a & b
 struct bit_and {
+  /// \return `a & b`
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a & b;
@@ -138,6 +143,7 @@ struct bit_and {
 };
 /// \brief a | b
 struct bit_or {
+  /// \return `a | b`
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a | b;
@@ -145,6 +151,7 @@ struct bit_or {
 };
 /// \brief a ^ b
 struct bit_xor {
+  /// \return `a ^ b`
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a ^ b;
@@ -159,8 +166,12 @@ concept declares_commutative = requires {
 }  // namespace detail
 
 /// \brief Traits of an operator. Specialise for a user operator that cannot carry a member.
+/// The built-in operators (plus, multiplies, minimum, maximum, bit_and, bit_or, bit_xor) are
+/// commutative.
 template <class Op>
 struct operator_traits {
+  /// \brief Whether operands may be reordered: `Op::is_commutative` when `Op` declares it,
+  /// otherwise false.
   static constexpr bool is_commutative = [] {
     if constexpr (detail::declares_commutative<Op>) {
       return static_cast<bool>(Op::is_commutative);
@@ -169,6 +180,7 @@ struct operator_traits {
     }
   }();
 };
+/// \cond PARPRIM_BUILTIN_SPECIALISATIONS
 template <>
 struct operator_traits<plus> {
   static constexpr bool is_commutative = true;
@@ -201,6 +213,7 @@ template <>
 struct operator_traits<bit_xor> {
   static constexpr bool is_commutative = true;
 };
+/// \endcond
 
 /// \brief True when `Op` may have its operands reordered.
 template <class Op>
@@ -208,8 +221,14 @@ inline constexpr bool is_commutative_v = operator_traits<std::remove_cvref_t<Op>
 
 /// \brief The identity of `Op` on `T`, where one is known. Specialise for user operators.
 /// The primary template has no `value()`; `has_identity_v` tells whether one exists.
+/// Built in: plus 0 and multiplies 1 on arithmetic types; minimum and maximum the largest and
+/// the lowest value of an integer type, and on float and double the NaN with every bit set
+/// (it loses to every number and every other NaN); bit_and all ones, bit_or and bit_xor 0 on
+/// integer types.
 template <class Op, class T>
 struct identity {};
+
+/// \cond PARPRIM_BUILTIN_SPECIALISATIONS
 
 template <class T>
 requires std::is_arithmetic_v<T>
@@ -233,7 +252,6 @@ requires std::is_arithmetic_v<T>
 struct identity<multiplies, T> {
   static constexpr T value() { return T(1); }
 };
-/// Floating point: the NaN with every bit set, which loses to every number and every other NaN.
 template <class T>
 requires std::is_integral_v<T> || detail::ieee_bits_v<T>
 struct identity<minimum, T> {
@@ -269,6 +287,8 @@ requires std::is_integral_v<T>
 struct identity<bit_xor, T> {
   static constexpr T value() { return T(0); }
 };
+
+/// \endcond
 
 /// \brief True when `identity<Op, T>::value()` exists.
 template <class Op, class T>

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <string>
 
+#include <parprim/detail/policy_traits.hpp>
 #include <parprim/error.hpp>
 
 namespace parprim {
@@ -66,5 +67,18 @@ class omp_policy {
 };
 /// \brief The OpenMP policy object: `parprim::omp` or `parprim::omp.threads(8)`.
 inline constexpr omp_policy omp{};
+
+namespace detail {
+template <>
+struct policy_traits<seq_policy> {
+  static constexpr policy_kind kind = policy_kind::seq;
+  static constexpr bool device_memory = false;
+};
+template <>
+struct policy_traits<omp_policy> {
+  static constexpr policy_kind kind = policy_kind::omp;
+  static constexpr bool device_memory = false;
+};
+}  // namespace detail
 
 }  // namespace parprim

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
-#include <parprim/detail/contract.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -20,6 +20,11 @@ namespace parprim {
 ///   std::vector<int> v = {1, 2, 3};
 ///   long s = parprim::reduce(parprim::omp, v, 0L, parprim::plus{});   // 6
 /// \endcode
+///
+/// Misuse is a compile error at the call, with one message (detail/concepts.hpp): a type that
+/// is not a parprim policy, a policy whose backend is not linked (the message names the CMake
+/// target), a range that is not contiguous and sized, a host range with parprim::cuda, an
+/// operator not callable as `T op(T, T)`.
 ///
 /// \tparam Policy  parprim::seq, parprim::omp, ... (selects the backend at compile time)
 /// \tparam InputRange  a contiguous sized range (host policies) or `device_span` (CUDA)
@@ -43,12 +48,14 @@ namespace parprim {
 template <class Policy, class InputRange, class T, class BinaryOp = plus>
 T reduce(const Policy& policy, const InputRange& in, T init, BinaryOp op = {}) {
   using impl = detail::reduce_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  detail::require_operator<typename decltype(input)::value_type, T, BinaryOp>();
-  detail::check_data(input, "reduce", "in");
-  detail::maybe_check_operator<T>("reduce", op, input, &init);
-  return detail::routed_reduce<impl>(policy, input, std::move(init), op);
+  if constexpr (detail::reduce_call_ok<Policy, impl, InputRange, T, BinaryOp>()) {
+    const auto input = detail::as_input_span(in);
+    detail::check_data(input, "reduce", "in");
+    detail::maybe_check_operator<T>("reduce", op, input, &init);
+    return detail::routed_reduce<impl>(policy, input, std::move(init), op);
+  } else {
+    return init;  // not reached: reduce_call_ok failed a static_assert
+  }
 }
 
 }  // namespace parprim

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/contract.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_dispatch.hpp>
@@ -48,8 +49,9 @@ void check_scan_args(const InputSpan& in, const OutputSpan& out, const char* fn,
 /// \param in  n elements
 /// \param out  n elements; may be the same range as `in` (in place), must not partially overlap
 /// \param op  associative operator, applied in sequence order unless commutative
-/// \pre `op` is callable as `T op(T, T)` on the output's value type `T` (else a compile error)
-/// and associative; elements are converted to `T` before they meet it.
+/// \pre `op` is callable as `T op(T, T)` on the output's value type `T` (else a compile error
+/// at the call, as every misuse listed at parprim::reduce) and associative; elements are
+/// converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op` (at most 2n on p > 1 workers).
 /// \par Errors  parprim::invalid_argument, before anything is written, if the sizes differ,
 ///   data is null with n > 0, or `out` partially overlaps `in`.
@@ -58,11 +60,12 @@ template <class Policy, class InputRange, class OutputRange, class BinaryOp = pl
 void inclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out,
                     BinaryOp op = {}) {
   using impl = detail::scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_scan_args(input, output, "inclusive_scan", op);
-  detail::routed_inclusive<impl>(policy, input, output, op);
+  if constexpr (detail::scan_call_ok<Policy, impl, InputRange, OutputRange, BinaryOp>()) {
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    detail::check_scan_args(input, output, "inclusive_scan", op);
+    detail::routed_inclusive<impl>(policy, input, output, op);
+  }
 }
 
 /// \brief Exclusive scan: `out[0] = init`, `out[i] = init op in[0] op ... op in[i-1]`.
@@ -73,13 +76,14 @@ template <class Policy, class InputRange, class OutputRange, class T, class Bina
 void exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out, T init,
                     BinaryOp op = {}) {
   using impl = detail::scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  detail::check_scan_args(input, output, "exclusive_scan", op, &start);
-  detail::routed_exclusive<impl>(policy, input, output, start, op);
+  if constexpr (detail::scan_call_ok<Policy, impl, InputRange, OutputRange, BinaryOp, T>()) {
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    detail::check_scan_args(input, output, "exclusive_scan", op, &start);
+    detail::routed_exclusive<impl>(policy, input, output, start, op);
+  }
 }
 
 }  // namespace parprim

@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -53,14 +54,14 @@ template <class Policy, class InputRange, class FlagRange, class OutputRange, cl
 void segmented_inclusive_scan(const Policy& policy, const InputRange& in,
                               const FlagRange& head_flags, OutputRange&& out, BinaryOp op = {}) {
   using impl = detail::segmented_scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
-                "parprim: head flags are one byte each (std::uint8_t)");
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
-  detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
+  if constexpr (detail::segmented_scan_call_ok<Policy, impl, InputRange, FlagRange, OutputRange,
+                                               BinaryOp>()) {
+    const auto input = detail::as_input_span(in);
+    const auto flags = detail::as_input_span(head_flags);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    detail::check_segmented_args(input, flags, output, "segmented_inclusive_scan", op);
+    detail::routed_segmented_inclusive<impl>(policy, input, flags, output, op);
+  }
 }
 
 /// \brief Segmented exclusive scan: `init` at each segment head, then
@@ -73,16 +74,16 @@ void segmented_exclusive_scan(const Policy& policy, const InputRange& in,
                               const FlagRange& head_flags, OutputRange&& out, T init,
                               BinaryOp op = {}) {
   using impl = detail::segmented_scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto flags = detail::as_input_span(head_flags);
-  static_assert(sizeof(typename std::remove_cvref_t<decltype(flags)>::value_type) == 1,
-                "parprim: head flags are one byte each (std::uint8_t)");
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
-  detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
+  if constexpr (detail::segmented_scan_call_ok<Policy, impl, InputRange, FlagRange, OutputRange,
+                                               BinaryOp, T>()) {
+    const auto input = detail::as_input_span(in);
+    const auto flags = detail::as_input_span(head_flags);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    detail::check_segmented_args(input, flags, output, "segmented_exclusive_scan", op, &start);
+    detail::routed_segmented_exclusive<impl>(policy, input, flags, output, start, op);
+  }
 }
 
 }  // namespace parprim

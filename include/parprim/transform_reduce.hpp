@@ -6,7 +6,7 @@
 #include <utility>
 
 #include <parprim/check_operators.hpp>
-#include <parprim/detail/contract.hpp>
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -31,13 +31,16 @@ namespace parprim {
 template <class Policy, class InputRange, class T, class ReduceOp, class UnaryOp>
 T transform_reduce(const Policy& policy, const InputRange& in, T init, ReduceOp op, UnaryOp f) {
   using impl = detail::reduce_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const detail::unary_transform_view view(input, f);
-  detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
-  detail::check_data(input, "transform_reduce", "in");
-  detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
-  return detail::routed_reduce<impl>(policy, view, std::move(init), op);
+  if constexpr (detail::transform_reduce_call_ok<Policy, impl, InputRange, T, ReduceOp,
+                                                 UnaryOp>()) {
+    const auto input = detail::as_input_span(in);
+    const detail::unary_transform_view view(input, f);
+    detail::check_data(input, "transform_reduce", "in");
+    detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
+    return detail::routed_reduce<impl>(policy, view, std::move(init), op);
+  } else {
+    return init;  // not reached: transform_reduce_call_ok failed a static_assert
+  }
 }
 
 /// \brief `init op T(f(in1[0], in2[0])) op ... op T(f(in1[n-1], in2[n-1]))`, e.g. a dot product
@@ -48,16 +51,19 @@ template <class Policy, class InputRange1, class InputRange2, class T, class Red
 T transform_reduce(const Policy& policy, const InputRange1& in1, const InputRange2& in2, T init,
                    ReduceOp op, BinaryOp f) {
   using impl = detail::reduce_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input1 = detail::as_input_span(in1);
-  const auto input2 = detail::as_input_span(in2);
-  const detail::binary_transform_view view(input1, input2, f);
-  detail::require_operator<typename decltype(view)::value_type, T, ReduceOp>();
-  detail::check_data(input1, "transform_reduce", "in1");
-  detail::check_data(input2, "transform_reduce", "in2");
-  detail::check_same_size(input1, input2, "transform_reduce", "in1", "in2");
-  detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
-  return detail::routed_reduce<impl>(policy, view, std::move(init), op);
+  if constexpr (detail::transform_reduce2_call_ok<Policy, impl, InputRange1, InputRange2, T,
+                                                  ReduceOp, BinaryOp>()) {
+    const auto input1 = detail::as_input_span(in1);
+    const auto input2 = detail::as_input_span(in2);
+    const detail::binary_transform_view view(input1, input2, f);
+    detail::check_data(input1, "transform_reduce", "in1");
+    detail::check_data(input2, "transform_reduce", "in2");
+    detail::check_same_size(input1, input2, "transform_reduce", "in1", "in2");
+    detail::maybe_check_operator<T>("transform_reduce", op, view, &init);
+    return detail::routed_reduce<impl>(policy, view, std::move(init), op);
+  } else {
+    return init;  // not reached: transform_reduce2_call_ok failed a static_assert
+  }
 }
 
 }  // namespace parprim

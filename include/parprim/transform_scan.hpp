@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/detail/concepts.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
@@ -22,12 +23,14 @@ template <class Policy, class InputRange, class OutputRange, class BinaryOp, cla
 void transform_inclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out,
                               BinaryOp op, UnaryOp f) {
   using impl = detail::scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  const detail::unary_transform_view view(input, f);
-  detail::check_scan_args(input, output, "transform_inclusive_scan", op, nullptr, &view);
-  detail::routed_inclusive<impl>(policy, view, output, op);
+  if constexpr (detail::transform_scan_call_ok<Policy, impl, InputRange, OutputRange, BinaryOp,
+                                               UnaryOp>()) {
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    const detail::unary_transform_view view(input, f);
+    detail::check_scan_args(input, output, "transform_inclusive_scan", op, nullptr, &view);
+    detail::routed_inclusive<impl>(policy, view, output, op);
+  }
 }
 
 /// \brief `out[i] = init op T(f(in[0])) op ... op T(f(in[i-1]))`; otherwise as
@@ -36,14 +39,16 @@ template <class Policy, class InputRange, class OutputRange, class T, class Bina
 void transform_exclusive_scan(const Policy& policy, const InputRange& in, OutputRange&& out, T init,
                               BinaryOp op, UnaryOp f) {
   using impl = detail::scan_impl<Policy>;
-  detail::require_backend<impl>();
-  const auto input = detail::as_input_span(in);
-  const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-  using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
-  const acc_t start = static_cast<acc_t>(std::move(init));
-  const detail::unary_transform_view view(input, f);
-  detail::check_scan_args(input, output, "transform_exclusive_scan", op, &start, &view);
-  detail::routed_exclusive<impl>(policy, view, output, start, op);
+  if constexpr (detail::transform_scan_call_ok<Policy, impl, InputRange, OutputRange, BinaryOp,
+                                               UnaryOp, T>()) {
+    const auto input = detail::as_input_span(in);
+    const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename std::remove_cvref_t<decltype(output)>::value_type;
+    const acc_t start = static_cast<acc_t>(std::move(init));
+    const detail::unary_transform_view view(input, f);
+    detail::check_scan_args(input, output, "transform_exclusive_scan", op, &start, &view);
+    detail::routed_exclusive<impl>(policy, view, output, start, op);
+  }
 }
 
 }  // namespace parprim

@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <parprim/backends/cuda/detail/error.hpp>
+#include <parprim/cuda_memory.hpp>
 
 namespace parprim::detail::cuda {
 
@@ -24,3 +25,26 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes) {
 }
 
 }  // namespace parprim::detail::cuda
+
+namespace parprim {
+
+cuda_async_memory_resource::cuda_async_memory_resource() {
+  int device = 0;
+  PARPRIM_CUDA_CHECK(cudaGetDevice(&device));
+  cudaMemPool_t pool = nullptr;
+  PARPRIM_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  pool_ = pool;
+}
+
+void* cuda_async_memory_resource::allocate(std::size_t bytes, CUstream_st* stream) {
+  void* p = nullptr;
+  PARPRIM_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, pool_, stream));
+  return p;
+}
+
+void cuda_async_memory_resource::deallocate(void* p, std::size_t /*bytes*/,
+                                            CUstream_st* stream) noexcept {
+  (void)cudaFreeAsync(p, stream);
+}
+
+}  // namespace parprim

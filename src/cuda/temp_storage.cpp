@@ -41,7 +41,7 @@ struct temp_storage_entry {
   std::size_t host_bytes = 0;
   unsigned* status = nullptr;
   std::size_t status_words = 0;
-  unsigned epoch = 0;  // the last epoch handed out; the status words hold epochs <= it
+  unsigned epoch = 0;          // the last epoch handed out; the status words hold epochs <= it
   unsigned status_layout = 0;  // the layout of the last call that used the status words
 };
 
@@ -85,7 +85,7 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
   if (device_bytes > e.scratch_bytes) {
     if (e.scratch) {
       // Work enqueued earlier on this stream (parprim::reduce synchronises before unlocking,
-      // reduce_enqueue may not) may still read the old block: cudaFree synchronises the
+      // nosync calls may not) may still read the old block: cudaFree synchronises the
       // device before freeing, so that work completes first.
       PARPRIM_CUDA_CHECK(cudaFree(e.scratch));
       e.scratch = nullptr;
@@ -158,6 +158,108 @@ unsigned* temp_storage_lease::status() const noexcept {
   return entry_->status;
 }
 
+namespace {
+constexpr std::size_t round256(std::size_t bytes) {
+  return (bytes + 255) / 256 * 256;
+}
+}  // namespace
+
+call_scratch::call_scratch(int device, CUstream_st* stream, cuda_memory_resource* memory,
+                           std::size_t device_bytes, std::size_t status_words,
+                           unsigned status_layout, bool host_result)
+    : memory_(memory), stream_(stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (memory_ == nullptr) {
+    lease_.emplace(device, stream, device_bytes, host_result ? 256 : 0, status_words,
+                   status_layout);
+    scratch_ = lease_->device_scratch();
+    ticket_ = lease_->ticket();
+    status_ = lease_->status();
+    epoch_ = status_words > 0 ? lease_->epoch() : 1;
+    host_ = host_result ? lease_->host_slot() : nullptr;
+    result_ = host_result ? lease_->host_slot_device() : nullptr;
+    if (status_words > 0) {
+      // Captured into a graph, the call's epoch is fixed for every replay, and the replays
+      // leave it in the status words: zero them in front of the kernels, in the graph too.
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      PARPRIM_CUDA_CHECK(cudaStreamIsCapturing(s, &capture));
+      if (capture != cudaStreamCaptureStatusNone)
+        PARPRIM_CUDA_CHECK(cudaMemsetAsync(status_, 0, status_words * sizeof(unsigned), s));
+    }
+    return;
+  }
+  // One block: [ticket | status words | scratch | result slot], the first two zeroed (the
+  // kernels that take tickets leave the ticket zero again, so a graph replay finds it zero).
+  const std::size_t status_bytes = round256(status_words * sizeof(unsigned));
+  const std::size_t head = 256 + status_bytes;
+  block_bytes_ = head + round256(device_bytes) + 256;
+  block_ = memory_->allocate(block_bytes_, stream);
+  if (block_ == nullptr)
+    throw cuda_error(cudaErrorMemoryAllocation,
+                     "parprim: the CUDA memory resource returned null for " +
+                         std::to_string(block_bytes_) + " bytes");
+  auto* bytes = static_cast<unsigned char*>(block_);
+  ticket_ = reinterpret_cast<unsigned*>(bytes);
+  status_ = status_words > 0 ? reinterpret_cast<unsigned*>(bytes + 256) : nullptr;
+  scratch_ = bytes + head;
+  result_ = bytes + head + round256(device_bytes);
+  const cudaError_t err = cudaMemsetAsync(block_, 0, head, s);
+  if (err != cudaSuccess) {
+    memory_->deallocate(block_, block_bytes_, stream_);
+    block_ = nullptr;
+    PARPRIM_CUDA_CHECK(err);
+  }
+}
+
+call_scratch::~call_scratch() {
+  if (block_ != nullptr) memory_->deallocate(block_, block_bytes_, stream_);
+}
+
+void call_scratch::finished_cleanly() noexcept {
+  if (lease_) lease_->finished_cleanly();
+}
+
+void release_cache() {
+  registry& r = the_registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  int current = 0;
+  PARPRIM_CUDA_CHECK(cudaGetDevice(&current));
+  cudaError_t first = cudaSuccess;
+  for (auto& [key, entry] : r.entries) {
+    const std::lock_guard<std::mutex> entry_lock(entry->mutex);
+    temp_storage_entry& e = *entry;
+    cudaError_t err = cudaSetDevice(e.device);
+    if (err == cudaSuccess && e.scratch) err = cudaFree(e.scratch);  // waits for the device
+    if (err == cudaSuccess && e.ticket) err = cudaFree(e.ticket);
+    if (err == cudaSuccess && e.host) err = cudaFreeHost(e.host);
+    if (err == cudaSuccess && e.status) err = cudaFree(e.status);
+    if (err != cudaSuccess && first == cudaSuccess) first = err;
+    e.scratch = nullptr;
+    e.scratch_bytes = 0;
+    e.ticket = nullptr;
+    e.host = nullptr;
+    e.host_device = nullptr;
+    e.host_bytes = 0;
+    e.status = nullptr;
+    e.status_words = 0;
+    e.epoch = 0;
+  }
+  (void)cudaSetDevice(current);
+  PARPRIM_CUDA_CHECK(first);
+}
+
+std::size_t cached_bytes() {
+  registry& r = the_registry();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  std::size_t total = 0;
+  for (auto& [key, entry] : r.entries) {
+    const std::lock_guard<std::mutex> entry_lock(entry->mutex);
+    total +=
+        entry->scratch_bytes + entry->status_words * sizeof(unsigned) + (entry->ticket ? 256 : 0);
+  }
+  return total;
+}
+
 int multiprocessor_count(int device) {
   static std::mutex mutex;
   static std::map<int, int> cache;
@@ -182,6 +284,12 @@ void check_device_pointer(const void* p, const char* fn, const char* what) {
 void check_stream(CUstream_st* stream, int device, const char* fn) {
   const auto handle = reinterpret_cast<std::uintptr_t>(stream);
   if (handle <= 2) return;  // default stream, cudaStreamLegacy, cudaStreamPerThread
+  // While the stream is captured into a graph, cudaStreamGetDevice is not permitted (and a call
+  // that is not permitted would invalidate the capture): the device was checked, if at all, by
+  // the calls made before the capture.
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  PARPRIM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) return;
   int owner = -1;
   PARPRIM_CUDA_CHECK(cudaStreamGetDevice(stream, &owner));
   if (owner != device)
@@ -191,3 +299,15 @@ void check_stream(CUstream_st* stream, int device, const char* fn) {
 }
 
 }  // namespace parprim::detail::cuda
+
+namespace parprim {
+
+void cuda_release_cached_memory() {
+  detail::cuda::release_cache();
+}
+
+std::size_t cuda_cached_memory_bytes() {
+  return detail::cuda::cached_bytes();
+}
+
+}  // namespace parprim

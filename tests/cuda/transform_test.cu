@@ -37,7 +37,14 @@ struct to_mat2 {
     return {u | 1u, u >> 2, u >> 5, u ^ 7u};
   }
 };
-/// float -> float, so that a transform scan meets rung 6's staging predicate (it must not stage).
+/// int32 -> uint32 (wrapping, so exact at any n): inputs of the values' size, which rung 6
+/// stages raw and converts in shared memory.
+struct thrice_plus_one {
+  __host__ __device__ std::uint32_t operator()(std::int32_t x) const {
+    return 3u * static_cast<std::uint32_t>(x) + 1u;
+  }
+};
+/// float -> float: staged and converted in place by rung 6 too.
 struct twice_plus_one {
   __host__ __device__ float operator()(float x) const { return 2.0f * x + 1.0f; }
 };
@@ -92,7 +99,19 @@ TEST(CudaTransform, ScansEveryRung) {
                                       square_wide{});
     std::vector<float> want_f(n);
     parprim::transform_inclusive_scan(parprim::seq, f, want_f, parprim::plus{}, twice_plus_one{});
-    const parprim::device_buffer<std::int32_t> da(a);
+    // from the second element on: inputs not 16-byte aligned (the staging's plain loads)
+    const std::span<const std::int32_t> a1 =
+        n > 0 ? std::span<const std::int32_t>(a).subspan(1) : std::span<const std::int32_t>{};
+    std::vector<std::uint32_t> want_u(a1.size()), want_ue(a1.size());
+    parprim::transform_inclusive_scan(parprim::seq, a1, want_u, parprim::plus{}, thrice_plus_one{});
+    parprim::transform_exclusive_scan(parprim::seq, a1, want_ue, 5u, parprim::plus{},
+                                      thrice_plus_one{});
+    // int32 -> float, a conversion without a transform (staged too): exact while |sums| < 2^24
+    std::vector<std::int32_t> small(n);
+    for (std::size_t i = 0; i < n; ++i) small[i] = a[i] % 3;
+    std::vector<float> want_cf(n);
+    parprim::inclusive_scan(parprim::seq, small, want_cf, parprim::plus{});
+    const parprim::device_buffer<std::int32_t> da(a), dsmall(small);
     scans::for_each_scan_rung([&](const auto& policy, std::size_t) {
       SCOPED_TRACE(scans::scan_rung_name(policy));
       parprim::device_buffer<std::int64_t> out(n);
@@ -106,6 +125,16 @@ TEST(CudaTransform, ScansEveryRung) {
       parprim::transform_inclusive_scan(policy, df.span(), df.span(), parprim::plus{},
                                         twice_plus_one{});
       EXPECT_EQ(df.to_host(), want_f) << "in place, float -> float";
+      const auto da1 = n > 0 ? da.span().subspan(1) : da.span();
+      parprim::device_buffer<std::uint32_t> u(a1.size());
+      parprim::transform_inclusive_scan(policy, da1, u.span(), parprim::plus{}, thrice_plus_one{});
+      EXPECT_EQ(u.to_host(), want_u) << "int32 -> uint32, unaligned input";
+      parprim::transform_exclusive_scan(policy, da1, u.span(), 5u, parprim::plus{},
+                                        thrice_plus_one{});
+      EXPECT_EQ(u.to_host(), want_ue) << "int32 -> uint32 exclusive, unaligned input";
+      parprim::device_buffer<float> cf(n);
+      parprim::inclusive_scan(policy, dsmall.span(), cf.span(), parprim::plus{});
+      EXPECT_EQ(cf.to_host(), want_cf) << "int32 -> float";
     });
     if (::testing::Test::HasFailure()) return;
   }

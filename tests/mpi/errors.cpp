@@ -135,9 +135,89 @@ TEST(MpiErrors, ThrowingOperatorRaisesOnEveryRank) {
     check("inclusive_scan", [&] { parprim::inclusive_scan(policy, in, out, throwing_plus{}); });
     check("segmented_exclusive_scan",
           [&] { parprim::segmented_exclusive_scan(policy, in, heads, out, 0, throwing_plus{}); });
+    check("segmented_reduce",
+          [&] { (void)parprim::segmented_reduce(policy, in, heads, out, 0, throwing_plus{}); });
+    std::vector<std::uint8_t> keys_out(in.size());
+    check("reduce_by_key",
+          [&] { (void)parprim::reduce_by_key(policy, heads, in, keys_out, out, throwing_plus{}); });
+    check("inclusive_scan_by_key",
+          [&] { parprim::inclusive_scan_by_key(policy, heads, in, out, throwing_plus{}); });
     const std::vector<int> ones(10, 1);
     EXPECT_EQ(parprim::reduce(policy, ones, 0), 10 * w.size);
   }
+}
+
+// The per-segment results: a bad argument on one rank raises parprim::invalid_argument on every
+// rank before anything is written anywhere, and the communicator stays usable. How many results
+// a rank's outputs must hold depends on the ranks to its left: rank 0 has no elements here, so
+// rank 1 holds element 0 of the sequence, which starts a segment (and a key run) whatever its
+// flag; on the other ranks the first elements continue the segment from the left.
+TEST(MpiErrors, PerSegmentBadArgumentsRaiseOnEveryRank) {
+  const world w = comm_world();
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  const int first = w.size > 1 ? 1 : 0;
+  const std::size_t n = w.rank < first ? 0 : 6;
+  const std::vector<int> in(n, 1);
+  std::vector<std::uint8_t> flags(n, 0);
+  if (n > 0) flags[3] = 1;               // segments [.., 3) and [3, 6) on every rank with elements
+  std::vector<int> keys(n, 7 + w.rank);  // the runs are the segments: rank r's first run
+  for (std::size_t i = 3; i < n; ++i) keys[i] = 8 + w.rank;         // goes on from rank r - 1
+  const std::size_t mine = n == 0 ? 0 : (w.rank == first ? 2 : 1);  // segments starting here
+  const auto everywhere = [&](const char* what, const auto& call, std::vector<int>& out,
+                              bool fails) {
+    SCOPED_TRACE(what);
+    const std::vector<int> before = out;
+    bool thrown = false;
+    try {
+      call();
+    } catch (const parprim::invalid_argument&) {
+      thrown = true;
+    }
+    EXPECT_EQ(thrown, fails) << "rank " << w.rank;
+    EXPECT_EQ(out, before) << "written although the call raised";
+  };
+  for (int bad_rank : {first, w.size - 1}) {
+    SCOPED_TRACE("bad rank " + std::to_string(bad_rank));
+    const bool bad = w.rank == bad_rank;
+    std::vector<int> out(bad ? mine - 1 : mine, -5);
+    everywhere(
+        "segmented_reduce, out one short on one rank",
+        [&] { (void)parprim::segmented_reduce(policy, in, flags, out, 0); }, out, true);
+    std::vector<int> keys_out(bad ? mine - 1 : mine, -5);
+    std::vector<int> sums(mine, -5);
+    everywhere(
+        "reduce_by_key, keys_out one short on one rank",
+        [&] { (void)parprim::reduce_by_key(policy, keys, in, keys_out, sums); }, sums, true);
+    std::vector<long> offsets = {0, 3, static_cast<long>(n)};
+    if (n == 0) offsets = {0, 0, 0};
+    if (bad) offsets[1] = static_cast<long>(n) + 1;  // then n: decreasing
+    std::vector<int> csr(2, -5);
+    everywhere(
+        "segmented_reduce, offsets decreasing on one rank",
+        [&] { parprim::segmented_reduce(policy, in, parprim::offsets(offsets), csr, 0); }, csr,
+        true);
+    std::vector<int> scanned(bad ? n + 1 : n, -5);
+    everywhere(
+        "inclusive_scan_by_key, out of another size on one rank",
+        [&] { parprim::inclusive_scan_by_key(policy, keys, in, scanned); }, scanned, true);
+  }
+  // Sized right, every rank: the results of the segments that start on it.
+  std::vector<int> out(mine, -5);
+  EXPECT_EQ(parprim::segmented_reduce(policy, in, flags, out, 0), mine);
+  const int tail = w.rank + 1 == w.size ? 3 : 6;  // the last segment goes on to the next rank
+  if (w.rank == first) {
+    EXPECT_EQ(out, (std::vector<int>{3, tail}));
+  } else if (w.rank > first) {
+    EXPECT_EQ(out, (std::vector<int>{tail}));
+  }
+  std::vector<int> keys_out(mine, -5);
+  std::vector<int> sums(mine, -5);
+  EXPECT_EQ(parprim::reduce_by_key(policy, keys, in, keys_out, sums), mine);
+  if (n > 0) {
+    EXPECT_EQ(keys_out.front(), w.rank == first ? 7 + first : 8 + w.rank);
+    EXPECT_EQ(keys_out.back(), 8 + w.rank);
+  }
+  EXPECT_EQ(sums, out);
 }
 
 TEST(MpiErrors, BadRootRaisesOnEveryRank) {

@@ -325,6 +325,14 @@ struct with_locals {
 #endif
 };
 
+/// \brief The combinations of the per-segment suites (segmented_reduce, by key): integer plus /
+/// min / max of several widths, float sums (bounded), float max with NaNs and signed zeros, a
+/// described struct, both non-commutative operators (one of them rounding), argmin and an
+/// undescribed type that travels as bytes.
+using segment_combos =
+    with_locals<i8_into_i64_plus, i32_plus, i32_min, i32_max, i64_plus, f32_plus, f64_max_special,
+                struct_plus, mat2_u32_product, affine_f64, argmin, bytes_opaque>::type;
+
 /// \brief Every combination the typed suites run.
 using all_combos =
     with_locals<i8_into_i64_plus, i32_plus, i32_min, i32_max, i64_plus, i64_min, i64_max, u32_plus,
@@ -425,12 +433,18 @@ struct problem {
   std::vector<std::uint8_t> global_flags;
   typename Case::acc_t init;
   int rank;
+  /// Keys whose runs are the segments of `global_flags` (consecutive runs differ, equal keys
+  /// recur in runs that are not adjacent).
+  std::vector<std::int32_t> global_keys = {};
 
   std::span<const typename Case::in_t> my_in() const {
     return std::span(global_in).subspan(blocks.offset[rank], blocks.count[rank]);
   }
   std::span<const std::uint8_t> my_flags() const {
     return std::span(global_flags).subspan(blocks.offset[rank], blocks.count[rank]);
+  }
+  std::span<const std::int32_t> my_keys() const {
+    return std::span(global_keys).subspan(blocks.offset[rank], blocks.count[rank]);
   }
   std::string describe() const {
     std::ostringstream s;
@@ -440,8 +454,9 @@ struct problem {
   }
 };
 
-/// \brief Calls `body(problem)` for every size x split (and, for flags, a density per
-/// configuration: random 1/8, none, every element, random 1/2).
+/// \brief Calls `body(problem)` for every size x split (and, for flags and keys, a density per
+/// configuration: random 1/8, none, every element, random 1/2, random 1/500: segments that
+/// span several ranks).
 template <class Case, class Body>
 void for_each_problem(std::uint64_t salt, Body body) {
   const world w = comm_world();
@@ -453,13 +468,19 @@ void for_each_problem(std::uint64_t salt, Body body) {
       problem<Case> p{n, s, make_layout(s, n, w.size, r), {}, {}, {}, w.rank};
       p.global_in.reserve(n);
       for (std::size_t i = 0; i < n; ++i) p.global_in.push_back(Case::gen(r));
-      const int density = static_cast<int>(k % 4);
+      const int density = static_cast<int>(k % 5);
       for (std::size_t i = 0; i < n; ++i) {
         const bool head = density == 0   ? uniform_int<int>(r, 0, 7) == 0
                           : density == 1 ? false
                           : density == 2 ? true
-                                         : uniform_int<int>(r, 0, 1) == 0;
+                          : density == 3 ? uniform_int<int>(r, 0, 1) == 0
+                                         : uniform_int<int>(r, 0, 499) == 0;
         p.global_flags.push_back(head ? std::uint8_t{1} : std::uint8_t{0});
+      }
+      std::int32_t key = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0 && p.global_flags[i] != 0) key = (key + 2) % 5;
+        p.global_keys.push_back(key);
       }
       p.init = static_cast<typename Case::acc_t>(Case::gen(r));
       SCOPED_TRACE(p.describe());
@@ -560,6 +581,82 @@ void expect_scan_matches(const std::vector<typename Case::acc_t>& got,
     }
   }
   EXPECT_EQ(bad, 0u) << bad << " of " << got.size() << " elements wrong, first at index "
+                     << first_bad;
+}
+
+/// \brief A value whose bytes are all 0xA5: what an output element no result may overwrite
+/// holds.
+template <class T>
+T poison() {
+  T v;
+  std::memset(static_cast<void*>(&v), 0xA5, sizeof(T));
+  return v;
+}
+
+/// \brief The first `count` elements of every rank's `mine`, concatenated in rank order (to
+/// every rank): a per-segment result whose length differs from rank to rank.
+template <class T>
+std::vector<T> allgather_results(std::span<const T> mine, std::size_t count) {
+  const std::vector<std::size_t> counts = allgather_value(count);
+  layout l;
+  for (std::size_t c : counts) {
+    l.offset.push_back(l.total);
+    l.count.push_back(c);
+    l.total += c;
+  }
+  return allgather_blocks<T>(mine.first(count), l);
+}
+
+/// \brief Where the segments of `flags` begin (element 0 always), then n.
+inline std::vector<std::size_t> segment_begins(std::span<const std::uint8_t> flags) {
+  std::vector<std::size_t> begins;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (i == 0 || flags[i] != 0) begins.push_back(i);
+  begins.push_back(flags.size());
+  return begins;
+}
+
+/// \brief How many of `begins` (but the last, n) lie in [from, from + count).
+inline std::size_t begins_in(const std::vector<std::size_t>& begins, std::size_t from,
+                             std::size_t count) {
+  std::size_t k = 0;
+  for (std::size_t j = 0; j + 1 < begins.size(); ++j)
+    k += begins[j] >= from && begins[j] < from + count;
+  return k;
+}
+
+/// \brief Checks one result per segment [begins[s], begins[s + 1]) of `in`: the fold of `*init`
+/// (when given) and the segment's elements, exactly for exact cases, within the case's bound of
+/// the reference otherwise.
+template <class Case>
+void expect_segment_results(const std::vector<typename Case::acc_t>& got,
+                            std::span<const typename Case::in_t> in,
+                            const std::vector<std::size_t>& begins,
+                            const typename Case::acc_t* init) {
+  using acc_t = typename Case::acc_t;
+  ASSERT_EQ(got.size(), begins.size() - 1) << "number of results";
+  std::size_t bad = 0;
+  std::size_t first_bad = 0;
+  for (std::size_t s = 0; s + 1 < begins.size(); ++s) {
+    const auto part = in.subspan(begins[s], begins[s + 1] - begins[s]);
+    bool ok = true;
+    if constexpr (Case::exact) {
+      acc_t acc = init != nullptr ? *init : static_cast<acc_t>(part[0]);
+      for (std::size_t i = init != nullptr ? 0 : 1; i < part.size(); ++i)
+        acc = static_cast<acc_t>(typename Case::op_t{}(acc, static_cast<acc_t>(part[i])));
+      ok = exact_equal(got[s], acc);
+    } else {
+      auto ref = init != nullptr ? Case::to_ref(*init) : Case::to_ref(part[0]);
+      long double mag = init != nullptr ? Case::magnitude(*init) : Case::magnitude(part[0]);
+      for (std::size_t i = init != nullptr ? 0 : 1; i < part.size(); ++i) {
+        ref = Case::ref_op(ref, Case::to_ref(part[i]));
+        mag += Case::magnitude(part[i]);
+      }
+      ok = Case::close(got[s], ref, part.size() + (init != nullptr ? 1 : 0), mag);
+    }
+    if (!ok && bad++ == 0) first_bad = s;
+  }
+  EXPECT_EQ(bad, 0u) << bad << " of " << got.size() << " results wrong, first: segment "
                      << first_bad;
 }
 

@@ -2,7 +2,8 @@
 /// \brief The transforms on a communicator, typed over the local policies: transform_reduce
 /// (one and two inputs), transform_inclusive_scan and transform_exclusive_scan over every split
 /// of the global sequence (uneven, empty ranks), compared with parprim::seq's transforms on the
-/// gathered global sequence; a non-commutative operator over transformed elements; in place.
+/// gathered global sequence; a non-commutative operator over transformed elements; in place;
+/// reduce_into and transform_reduce_into.
 
 #include <cstdint>
 #include <span>
@@ -64,6 +65,23 @@ TYPED_TEST(MpiTransform, ReduceMatchesSequential) {
         parprim::transform_reduce(policy, mine, mat2{{1, 0, 0, 1}}, mat2_product{}, to_mat2{});
     EXPECT_TRUE(got == parprim::transform_reduce(parprim::seq, p.global_in, mat2{{1, 0, 0, 1}},
                                                  mat2_product{}, to_mat2{}));
+  });
+}
+
+TYPED_TEST(MpiTransform, ReduceIntoWritesTheResultOnEveryRank) {
+  SCOPED_TRACE(seed_trace());
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::policy());
+  for_each_problem<i32_values>(5, [&](const problem<i32_values>& p) {
+    const auto mine = p.my_in();
+    std::vector<std::int64_t> result(3, -1);
+    parprim::reduce_into(policy, mine, std::span<std::int64_t>(result).subspan(1, 1),
+                         std::int64_t{2}, parprim::plus{});
+    parprim::transform_reduce_into(policy, mine, std::span<std::int64_t>(result).subspan(2, 1),
+                                   std::int64_t{5}, parprim::plus{}, square_wide{});
+    EXPECT_EQ(result[0], -1);
+    EXPECT_EQ(result[1], parprim::reduce(parprim::seq, p.global_in, std::int64_t{2}));
+    EXPECT_EQ(result[2], parprim::transform_reduce(parprim::seq, p.global_in, std::int64_t{5},
+                                                   parprim::plus{}, square_wide{}));
   });
 }
 

@@ -353,3 +353,29 @@ struct Argmin : case_base<arg, arg, argmin> {
   X(Mat2Product)                    \
   X(AffineCompose)                  \
   X(Argmin)
+
+/// The cases of the per-segment results (segmented_reduce, reduce_by_key, the scans by key):
+/// mixed widths, int32 plus / min / max, int64, wrapping products, float sums with rounding
+/// (within the harness's bound) and exact, float min with NaNs and signed zeros, a commutative
+/// user operator on a user struct, both non-commutative operators, argmin.
+#define PARPRIM_TEST_CASES_SEGMENTS(X) \
+  X(Int8PlusInt32)                     \
+  X(Int32Plus)                         \
+  X(Int32Min)                          \
+  X(Int32Max)                          \
+  X(Int64Plus)                         \
+  X(Uint32Multiplies)                  \
+  X(FloatPlus)                         \
+  X(DoublePlusExact)                   \
+  X(FloatMinSpecial)                   \
+  X(Vec3Plus)                          \
+  X(Mat2Product)                       \
+  X(AffineCompose)                     \
+  X(Argmin)
+
+/// The per-segment cases that also run at about 10^6 elements.
+#define PARPRIM_TEST_CASES_SEGMENTS_LARGE(X) \
+  X(Int8PlusInt32)                           \
+  X(FloatPlusExact)                          \
+  X(Mat2Product)                             \
+  X(AffineCompose)

@@ -139,6 +139,11 @@ inline std::vector<std::size_t> large_sizes() {
   return v;
 }
 
+/// \brief Sizes of the per-segment results' `large` tests: about 10^6, odd and prime.
+inline std::vector<std::size_t> segment_large_sizes() {
+  return {(std::size_t{1} << 17) + 1, (std::size_t{1} << 20) - 1, 1000003};
+}
+
 /// \brief Up to this size every policy runs every variant (in place, each flag density). Above
 /// it, variants rotate over the policies (policy i of size s runs variant (i + s) mod count),
 /// so each variant still meets every policy over the sizes, at a fraction of the cost.
@@ -161,7 +166,7 @@ inline bool runs_policy(bool large, std::size_t size_index, std::size_t policy_i
 // ---------------------------------------------------------------------------------------------
 // Head flags
 
-enum class density { none, every, third, thousandth, last_only };
+enum class density { none, every, third, thousandth, last_only, short_ends };
 
 inline const char* density_name(density d) {
   switch (d) {
@@ -175,12 +180,19 @@ inline const char* density_name(density d) {
       return "random flags, 1/1000";
     case density::last_only:
       return "one flag, on the last element";
+    case density::short_ends:
+      return "first and last segments of one element, random flags 1/64 between";
   }
   return "?";
 }
 
 inline constexpr density all_densities[] = {density::none, density::every, density::third,
                                             density::thousandth, density::last_only};
+/// \brief The densities of the per-segment results (segmented_reduce, by key): all of the
+/// above, and segments of one element at both ends.
+inline constexpr density segment_densities[] = {density::none,      density::every,
+                                                density::third,     density::thousandth,
+                                                density::last_only, density::short_ends};
 
 /// \brief Flags of one density. Set flags are random non-zero bytes (any non-zero value
 /// starts a segment); flags[0] is random (element 0 starts a segment whatever it holds)
@@ -204,11 +216,56 @@ inline std::vector<std::uint8_t> make_flags(rng_t& r, std::size_t n, density d) 
       case density::last_only:
         f[i] = (i + 1 == n) ? nonzero() : std::uint8_t{0};
         break;
+      case density::short_ends:
+        if (i == 1 || i + 1 == n || uniform_int<int>(r, 0, 63) == 0) f[i] = nonzero();
+        break;
     }
   }
   if (n > 0 && d != density::none && d != density::every && d != density::last_only)
     f[0] = uniform_int<std::uint8_t>(r, 0, 1) ? nonzero() : std::uint8_t{0};
   return f;
+}
+
+/// \brief Where the segments `flags` marks begin (element 0 always), then n: the CSR begin
+/// offsets of those segments.
+inline std::vector<std::size_t> segment_begins(std::span<const std::uint8_t> flags) {
+  std::vector<std::size_t> begins;
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (i == 0 || flags[i] != 0) begins.push_back(i);
+  begins.push_back(flags.size());
+  return begins;
+}
+
+/// \brief `begins` (CSR offsets, as segment_begins makes) with empty segments added, as offsets
+/// of type I: with `empties` > 0, that many repeated offsets at random places, the first and
+/// the last among them (empty segments before the first element and after the last).
+template <class I>
+std::vector<I> with_empty_segments(rng_t& r, const std::vector<std::size_t>& begins,
+                                   std::size_t empties) {
+  std::vector<std::size_t> all = begins;
+  for (std::size_t k = 0; k < empties; ++k) {
+    const std::size_t at = k == 0   ? 0
+                           : k == 1 ? all.size() - 1
+                                    : uniform_int<std::size_t>(r, 0, all.size() - 1);
+    all.insert(all.begin() + static_cast<std::ptrdiff_t>(at), all[at]);
+  }
+  std::vector<I> out(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) out[i] = static_cast<I>(all[i]);
+  return out;
+}
+
+/// \brief Keys whose runs are the segments `flags` marks: each head after element 0 takes a key
+/// other than the one before it, drawn from `distinct` values, so equal keys recur in runs that
+/// are not adjacent (which must stay separate runs).
+template <class K>
+std::vector<K> make_keys(rng_t& r, std::span<const std::uint8_t> flags, int distinct = 5) {
+  std::vector<K> keys(flags.size());
+  int key = uniform_int<int>(r, 0, distinct - 1);
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (i > 0 && flags[i] != 0) key = (key + uniform_int<int>(r, 1, distinct - 1)) % distinct;
+    keys[i] = static_cast<K>(key);
+  }
+  return keys;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -364,6 +421,35 @@ struct reference {
       value += static_cast<long double>(x);
       abs_sum += std::fabs(static_cast<long double>(x));
     }
+  }
+
+  /// One result per segment [begins[s], begins[s + 1]): the fold of `*init` (when given) and
+  /// the segment's elements, as an output of `size` >= k elements whose others stay poisoned.
+  /// Approximate cases: each result within the bound for its operands; the untouched elements
+  /// exactly (their bound is 0).
+  static expectation<Acc> segments(std::span<const In> in, const std::vector<std::size_t>& begins,
+                                   const Acc* init, std::size_t size) {
+    const std::size_t k = begins.size() - 1;
+    expectation<Acc> e = make_expectation<Case>(size);
+    for (std::size_t s = 0; s < k; ++s) {
+      const auto part = in.subspan(begins[s], begins[s + 1] - begins[s]);
+      if constexpr (Case::approximate) {
+        long double value = 0, abs_sum = 0;
+        if (init != nullptr) {
+          reduce_wide(part, *init, value, abs_sum);
+        } else {
+          reduce_wide(part.subspan(1), static_cast<Acc>(part[0]), value, abs_sum);
+        }
+        set_bound(e, s, value, abs_sum, part.size() + (init != nullptr ? 1 : 0));
+      } else {
+        e.exact[guard + s] = init != nullptr ? reduce(part, *init)
+                                             : reduce(part.subspan(1), static_cast<Acc>(part[0]));
+      }
+    }
+    if constexpr (Case::approximate)
+      for (std::size_t s = k; s < size; ++s)
+        e.wide[s] = static_cast<long double>(e.exact[guard + s]);
+    return e;
   }
 
   /// Inclusive (init absent) or exclusive (init present) scan, segmented when flags given.

@@ -45,7 +45,7 @@ struct tile_kogge_stone {
   };
   static_assert(sizeof(storage) <= 48 * 1024,
                 "parprim CUDA scan rungs 1-3 keep a tile in shared memory (at most 48 KiB): this "
-                "value type is too large for this rung; use rung 4 or 5 (the default)");
+                "value type is too large for this rung; use rung 4, 5 or 6 (the default)");
 
   V* scanned = nullptr;
   unsigned len = 0;

@@ -46,13 +46,17 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: the input is read as
-/// elements unconverted (no transform), and elements are 4- or 8-byte arithmetic types.
+/// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4- or
+/// 8-byte arithmetic types, and the input is either read unconverted or (plain scans, the
+/// transforms) has the elements' size, so that each thread converts its own staged elements in
+/// place before it folds them.
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
-    !P::transforms && std::is_same_v<In, typename P::element_type> &&
     std::is_arithmetic_v<typename P::element_type> &&
-    (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8);
+    (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8) &&
+    ((!P::transforms && std::is_same_v<In, typename P::element_type>) ||
+     (!P::segmented && sizeof(In) == sizeof(typename P::element_type) &&
+      std::is_trivially_copyable_v<In>));
 
 /// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are
 /// conflict-free); 7 (112 bytes) is the tuned shape (dev/rung6_shape_sweep.cu).
@@ -69,7 +73,10 @@ struct tile_shared_bulk {
   using V = typename Problem::value_type;
   using E = typename Problem::element_type;
   using Op = typename Problem::op_type;
+  using In = std::remove_cv_t<std::remove_pointer_t<decltype(Problem::in)>>;
   static constexpr bool segmented = Problem::segmented;
+  /// The staged bytes are inputs that become elements through the problem's conversion.
+  static constexpr bool converts = Problem::transforms || !std::is_same_v<In, E>;
   static constexpr unsigned block_size = BlockSize;
   static constexpr unsigned chunk_bytes = 16;
   static constexpr unsigned chunks = Chunks;
@@ -88,6 +95,7 @@ struct tile_shared_bulk {
                                                 : sizeof(E) == 4                ? 6u
                                                                                 : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
+  static_assert(sizeof(In) == sizeof(E), "tile_shared_bulk: inputs of the elements' size");
   static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");
   static_assert(!segmented || items <= 32,
                 "tile_shared_bulk: a thread's head flags fit one 32-bit mask");
@@ -133,8 +141,14 @@ struct tile_shared_bulk {
     data_ = reinterpret_cast<E*>(s.data);
     len_ = len;
     const load_plan b = plan(p, first, len);
+    if constexpr (converts) {
+      In* raw = reinterpret_cast<In*>(s.data);  // raw inputs, converted below
 #pragma unroll 4
-    for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) data_[k] = p.in[first + k];
+      for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) raw[k] = p.in[first + k];
+    } else {
+#pragma unroll 4
+      for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) data_[k] = p.in[first + k];
+    }
     if constexpr (segmented) {
 #pragma unroll 4
       for (unsigned k = b.flags + threadIdx.x; k < len; k += BlockSize)
@@ -149,8 +163,9 @@ struct tile_shared_bulk {
     const unsigned mine = threadIdx.x * items;
     const unsigned count = count_of(mine, len);
     if constexpr (segmented) heads_ = load_heads(s, mine, count);
+    if constexpr (converts) convert_mine(p, mine, count);
     // The thread's fold (restarting at heads). Threads past the end: any value, read by no one.
-    E fold = data_[mine < len ? mine : 0];
+    E fold = mine < len ? data_[mine] : E{};
     for_each_mine<false>(mine, count, [&](const E& x, unsigned k) {
       if (k > 0) fold = segmented && ((heads_ >> k) & 1u) ? x : static_cast<E>(eop(fold, x));
       return x;
@@ -273,6 +288,28 @@ struct tile_shared_bulk {
     unsigned bits = 0;
     for (unsigned k = 0; k < count; ++k) bits |= (s.flags[mine + k] != 0 ? 1u : 0u) << k;
     return bits;
+  }
+
+  /// \brief The thread's staged inputs become elements, in place (each thread its own).
+  __device__ void convert_mine(const Problem& p, unsigned mine, unsigned count) const {
+    if (count == items) {
+#pragma unroll
+      for (unsigned c = 0; c < chunks; ++c) {
+        const uint4 raw = *reinterpret_cast<const uint4*>(data_ + mine + c * vec);
+        In x[vec];
+        memcpy(x, &raw, sizeof raw);
+        E y[vec];
+#pragma unroll
+        for (unsigned j = 0; j < vec; ++j) y[j] = p.convert(x[j]);
+        write_chunk(mine + c * vec, y);
+      }
+    } else {
+      for (unsigned k = 0; k < count; ++k) {
+        In x;
+        memcpy(&x, data_ + mine + k, sizeof x);
+        data_[mine + k] = p.convert(x);
+      }
+    }
   }
 
   __device__ void read_chunk(unsigned at, E (&x)[vec]) const {

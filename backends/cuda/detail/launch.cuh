@@ -9,8 +9,8 @@
 ///   `single_pass` runs rung 7;
 /// - two runners wrap any driver: `run_synchronous` (what `parprim::reduce` does: lease the
 ///   scratch, enqueue into a slot of it, copy the value to the host, synchronise) and
-///   `run_enqueue` (the enqueue-only entry `reduce_enqueue`: lease, enqueue into the caller's
-///   device pointer, return). Both launch through the same `enqueue`: one code path.
+///   `run_into` (`reduce_into`: enqueue into the caller's device pointer, then wait or, with a
+///   `nosync` policy, return). Both launch through the same `enqueue`: one code path.
 
 #include <cuda_runtime.h>
 
@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <parprim/backends/cuda/detail/device_guard.hpp>
@@ -228,7 +229,9 @@ void check_source(const binary_transform_load<In1, In2, T, F>& load) {
 }
 
 /// \brief Runs `Driver` over `source` (an input pointer, or a transform's load) and returns
-/// the result on the host.
+/// the result on the host. With the cache, the result goes to its mapped host slot, so the call
+/// is the launches and one stream synchronisation; with a memory resource, to device memory
+/// and back by one copy.
 template <class Driver, class Source, class T, class Op>
 T run_synchronous(const launch_options& options, const Source& source, std::size_t n, T init,
                   Op op) {
@@ -237,18 +240,23 @@ T run_synchronous(const launch_options& options, const Source& source, std::size
   check_source(source);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver(n, guard.device());
-  temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), sizeof(T));
-  T* result = static_cast<T*>(lease.host_slot_device());
-  driver.enqueue(source, std::move(init), op, lease.device_scratch(), lease.ticket(), result,
+  call_scratch scratch(guard.device(), options.stream, options.memory, driver.scratch_bytes(), 0, 0,
+                       true);
+  T* result = static_cast<T*>(scratch.result_slot());
+  driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
                  stream);
-  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  lease.finished_cleanly();
   T r;
-  std::memcpy(static_cast<void*>(&r), lease.host_slot(), sizeof(T));
+  if (scratch.host_slot() == nullptr)
+    PARPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(T), cudaMemcpyDeviceToHost, stream));
+  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  scratch.finished_cleanly();
+  if (scratch.host_slot() != nullptr)
+    std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(T));
   return r;
 }
 
-/// \brief Writes `value` to `*out` (the enqueue-only reduction of an empty range).
+/// \brief Writes `value` to `*out` (the reduction into device memory of an empty range).
 template <class T>
 __global__ void store_value_kernel(T* out, T value) {
   *out = value;
@@ -266,63 +274,91 @@ inline bool per_thread_stream_handle(cudaStream_t stream) noexcept {
   return false;
 }
 
-/// \brief The enqueue-only call (`reduce_enqueue`): enqueues `init op in[0] op ... op in[n-1]`
-/// with `Driver` on the options' stream, the result written to the device pointer `out`, and
-/// returns without waiting (n == 0: a one-thread kernel stores `init`).
+/// \brief Ends a call whose work is enqueued: a synchronous one waits for its stream; a
+/// `nosync` one returns at once, except on a per-thread stream handle with the cache (see
+/// run_into), where it waits too.
+inline void finish_call(const launch_options& options, call_scratch& scratch) {
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  if (options.sync || (options.memory == nullptr && per_thread_stream_handle(stream)))
+    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  scratch.finished_cleanly();
+}
+
+/// \brief The address range a source reads, for the overlap check of run_into.
+template <class In>
+std::pair<std::uintptr_t, std::uintptr_t> source_bytes(const In* in, std::size_t n) {
+  const auto b = reinterpret_cast<std::uintptr_t>(in);
+  return {b, b + n * sizeof(In)};
+}
+template <class Load>
+std::pair<std::uintptr_t, std::uintptr_t> source_bytes(const Load&, std::size_t) {
+  return {0, 0};  // a transform's inputs: checked by the front end
+}
+
+/// \brief parprim::reduce_into (and transform_reduce_into): enqueues
+/// `init op in[0] op ... op in[n-1]` with `Driver` on the options' stream, the result written
+/// to the device pointer `out` (n == 0: a one-thread kernel stores `init`); a synchronous
+/// policy then waits for the stream, a `nosync` one returns.
 ///
-/// Why the scratch may be released before the work is done. The lease is a lock on the
-/// (device, stream-handle) entry of the temporary-storage cache; it is held only while the
-/// kernels are enqueued. Everything that can touch the entry's scratch and ticket afterwards
-/// is ordered behind the work already enqueued:
+/// Why a `nosync` call may release the cache's scratch before the work is done. The lease is a
+/// lock on the (device, stream-handle) entry of the temporary-storage cache; it is held only
+/// while the kernels are enqueued. Everything that can touch the entry's scratch and ticket
+/// afterwards is ordered behind the work already enqueued:
 /// - a later call with the same handle (from this thread or another: the lock orders the
 ///   launches) enqueues on the same stream, so its kernels start after ours have finished
 ///   (stream order); the partials are rewritten only then, and the ticket, which our rung-7
-///   kernel's last block sets back to zero, is zero when the next kernel starts. That is why
-///   the lease is marked clean once the launch succeeded: the next call needs no reset of the
-///   ticket. (A kernel that faults leaves the context unusable, so nothing runs after it.)
-/// - a synchronous `parprim::reduce` with the same handle is a later call on the same stream,
-///   as above; it synchronises the stream, which waits for our work too.
+///   kernel's last block sets back to zero, is zero when the next kernel starts (and so when
+///   a captured graph is replayed). (A kernel that faults leaves the context unusable, so nothing
+///   runs after it.)
+/// - a synchronous call with the same handle is a later call on the same stream, as above; it
+///   synchronises the stream, which waits for our work too.
 /// - growing the scratch frees the old block with `cudaFree`, which synchronises the whole
 ///   device (CUDA Programming Guide, "Stream-Ordered Memory Allocator": cudaMalloc/cudaFree
 ///   "cause the GPU to synchronize across all executing CUDA streams"), so no enqueued kernel
 ///   still reads or writes the freed block.
 /// - calls with another handle use another entry (other scratch, other ticket).
-/// Two cases break "same handle, same stream order", and for them this function waits for
-/// its work before it releases the lease (it is then synchronous, still correct):
-/// `cudaStreamPerThread` (and the default handle under `--default-stream per-thread`), which
-/// name a different stream in each thread. Not covered: destroying a stream while its work is
-/// in flight and getting the same handle back from a later cudaStreamCreate; synchronise a
-/// stream before destroying it.
+/// Two cases break "same handle, same stream order", and for them the call waits for its work
+/// before it releases the lease (it is then synchronous, still correct): `cudaStreamPerThread`
+/// (and the default handle under `--default-stream per-thread`), which name a different stream
+/// in each thread. Not covered: destroying a stream while its work is in flight and getting the
+/// same handle back from a later cudaStreamCreate; synchronise a stream before destroying it.
+/// With a memory resource nothing is shared: the block is the call's own, given back in stream
+/// order.
 ///
 /// `out` must be device (or managed, or pinned) memory outside the input; it is written once,
 /// by the last kernel. Errors of the launches raise parprim::cuda_error here; errors while the
-/// kernels run surface at the caller's next synchronisation.
-template <class Driver, class In, class T, class Op>
-void run_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
-                 Op op) {
+/// kernels run surface at the synchronisation (the caller's, for `nosync`).
+template <class Driver, class Source, class T, class Op>
+void run_into(const launch_options& options, const Source& source, std::size_t n, T* out, T init,
+              Op op, const char* fn) {
   device_guard guard(options.device);
-  check_stream(options.stream, guard.device(), "reduce_enqueue");
-  if (out == nullptr) throw invalid_argument("parprim::reduce_enqueue: the output pointer is null");
-  check_device_pointer(out, "reduce_enqueue", "the output");
+  check_stream(options.stream, guard.device(), fn);
+  if (out == nullptr)
+    throw invalid_argument(std::string("parprim::") + fn + ": the result pointer is null");
+  check_device_pointer(out, fn, "the result");
   const auto stream = static_cast<cudaStream_t>(options.stream);
+  if (n > 0) {
+    if constexpr (std::is_pointer_v<Source>)
+      if (source == nullptr)
+        throw invalid_argument(std::string("parprim::") + fn +
+                               ": the input is null but n = " + std::to_string(n));
+    check_source(source);
+    const auto [in_begin, in_end] = source_bytes(source, n);
+    const auto out_begin = reinterpret_cast<std::uintptr_t>(out);
+    if (out_begin < in_end && in_begin < out_begin + sizeof(T))
+      throw invalid_argument(std::string("parprim::") + fn + ": the result overlaps the input");
+  }
   if (n == 0) {
     launch(store_value_kernel<T>, 1, 1, 0, stream, out, std::move(init));
+    if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
     return;
   }
-  if (in == nullptr)
-    throw invalid_argument("parprim::reduce_enqueue: the input is null but n = " +
-                           std::to_string(n));
-  check_device_pointer(in, "reduce_enqueue", "the input");
-  const auto in_begin = reinterpret_cast<std::uintptr_t>(in);
-  const auto out_begin = reinterpret_cast<std::uintptr_t>(out);
-  if (out_begin < in_begin + n * sizeof(In) && in_begin < out_begin + sizeof(T))
-    throw invalid_argument("parprim::reduce_enqueue: the output overlaps the input");
-
   const Driver driver(n, guard.device());
-  temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), 0);
-  driver.enqueue(in, std::move(init), op, lease.device_scratch(), lease.ticket(), out, stream);
-  if (per_thread_stream_handle(stream)) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  lease.finished_cleanly();
+  call_scratch scratch(guard.device(), options.stream, options.memory, driver.scratch_bytes(), 0, 0,
+                       false);
+  driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), out,
+                 stream);
+  finish_call(options, scratch);
 }
 
 }  // namespace parprim::detail::cuda

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// \brief The definitions of `parprim::detail::cuda::reduce<R, In, T, Op>` and
-/// `reduce_enqueue<R, In, T, Op>` (declared in reduce_entry.hpp): rung 7 runs the single-pass
+/// `reduce_into<R, In, T, Op>` (declared in reduce_entry.hpp): rung 7 runs the single-pass
 /// driver, rungs 1-6 the multi-pass driver with their rung struct; both entries launch through
 /// the same driver (detail/launch.cuh). Compiled by nvcc only: user .cu files include it
 /// through reduce.hpp.
@@ -63,10 +63,18 @@ T transform_reduce(const launch_options& options, const Load& load, std::size_t 
                                                                        std::move(init), op);
 }
 
+/// \brief parprim::transform_reduce_into: as transform_reduce, the result to device memory.
+template <class Load, class T, class Op>
+void transform_reduce_into(const launch_options& options, const Load& load, std::size_t n, T* out,
+                           T init, Op op) {
+  run_into<typename transform_driver<Load, T, Op>::type>(options, load, n, out, std::move(init), op,
+                                                         "transform_reduce_into");
+}
+
 template <cuda_reduce_rung R, class In, class T, class Op>
-void reduce_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
-                    Op op) {
-  run_enqueue<reduce_driver_t<R, In, T, Op>>(options, in, n, out, std::move(init), op);
+void reduce_into(const launch_options& options, const In* in, std::size_t n, T* out, T init,
+                 Op op) {
+  run_into<reduce_driver_t<R, In, T, Op>>(options, in, n, out, std::move(init), op, "reduce_into");
 }
 
 }  // namespace parprim::detail::cuda

@@ -19,41 +19,50 @@ struct CUstream_st;
 
 namespace parprim::detail::cuda {
 
-/// \brief Where a call runs: stream (nullptr: default stream) and device (-1: current).
+/// \brief Where and how a call runs: stream (nullptr: default stream), device (-1: current),
+/// and the policy's options.
 struct launch_options {
   CUstream_st* stream = nullptr;
   int device = -1;
   /// Scans (rung 5): float results identical from run to run (the default); reductions are
   /// always deterministic.
   bool deterministic = true;
+  /// false (a `nosync()` policy): return once the work is enqueued.
+  bool sync = true;
+  /// The temporaries' source; nullptr: the cache (detail/temp_storage.hpp).
+  cuda_memory_resource* memory = nullptr;
 };
+
+/// \brief The launch options of a CUDA policy.
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+constexpr launch_options options_of(const basic_cuda_policy<R, S, Sync>& policy) noexcept {
+  return launch_options{policy.stream(), policy.device_id(), policy.is_deterministic(), Sync,
+                        policy.memory_resource()};
+}
 
 /// \brief `init op in[0] op ... op in[n-1]` on the GPU with rung `R`, for n >= 1; returns after
 /// the stream was synchronised. \throws parprim::cuda_error, parprim::invalid_argument
 template <cuda_reduce_rung R, class In, class T, class Op>
 T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op op);
 
-/// \brief Enqueue only: enqueues `init op in[0] op ... op in[n-1]` with rung `R` on the
-/// options' stream and returns without waiting; the result is written to `*out` (device,
-/// managed or pinned memory, not overlapping the input) when the stream reaches it. Any n,
-/// n == 0 included (`*out = init`). The same kernels as `reduce`, which is this call into a
-/// slot of the scratch, then a copy to the host and a stream synchronisation. Consecutive
-/// calls on one stream may run back to back without waiting in between (the scratch is
-/// reused in stream order; see run_enqueue in detail/launch.cuh). Read `*out` only after
-/// synchronising with the stream. Blocks only on `cudaStreamPerThread` (and the default
-/// stream under `--default-stream per-thread`), and when the cached scratch has to grow.
+/// \brief `init op in[0] op ... op in[n-1]` with rung `R`, written to `*out` (device, managed
+/// or pinned memory, not overlapping the input) in stream order; any n (n == 0: `*out = init`).
+/// With `options.sync` the call waits for the stream; without (a `nosync` policy) it returns
+/// once the work is enqueued: read `*out` only after synchronising with the stream. The same
+/// kernels as `reduce`, which is this call into a result slot, then a copy to the host.
+/// Consecutive calls on one stream run back to back (the scratch is reused in stream order;
+/// see run_into in detail/launch.cuh).
 /// \throws parprim::cuda_error (a failed launch or CUDA call), parprim::invalid_argument
 /// (null or host `out`, null or host input with n > 0, `out` inside the input, a stream of
 /// another device)
 template <cuda_reduce_rung R, class In, class T, class Op>
-void reduce_enqueue(const launch_options& options, const In* in, std::size_t n, T* out, T init,
-                    Op op);
+void reduce_into(const launch_options& options, const In* in, std::size_t n, T* out, T init, Op op);
 
 template <class T, class... U>
 inline constexpr bool one_of_v = (std::is_same_v<T, U> || ...);
 
-/// \brief Whether libparprim_cuda holds `reduce<R, In, T, Op>` and `reduce_enqueue<R, In, T,
-/// Op>` for every rung R.
+/// \brief Whether libparprim_cuda holds `reduce<R, In, T, Op>` and `reduce_into<R, In, T, Op>`
+/// for every rung R.
 template <class In, class T, class Op>
 inline constexpr bool precompiled_reduce_v =
     std::is_same_v<In, T>&& one_of_v<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
@@ -85,19 +94,19 @@ inline constexpr bool precompiled_reduce_v =
   PARPRIM_CUDA_REDUCE_FOR_TYPE(X, float)         \
   PARPRIM_CUDA_REDUCE_FOR_TYPE(X, double)
 
-/// \brief The signatures of one precompiled combination: the synchronous entry and the
-/// enqueue-only one.
+/// \brief The signatures of one precompiled combination: the value on the host, and into
+/// device memory.
 #define PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op)                              \
   T parprim::detail::cuda::reduce<::parprim::cuda_reduce_rung::Rung, T, T, Op>( \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, T, Op)
-#define PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op)                                \
-  void parprim::detail::cuda::reduce_enqueue<::parprim::cuda_reduce_rung::Rung, T, T, Op>( \
+#define PARPRIM_CUDA_REDUCE_INTO_SIGNATURE(Rung, T, Op)                                 \
+  void parprim::detail::cuda::reduce_into<::parprim::cuda_reduce_rung::Rung, T, T, Op>( \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, T*, T, Op)
 #define PARPRIM_CUDA_REDUCE_EXTERN(Rung, T, Op)               \
   extern template PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op); \
-  extern template PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op);
+  extern template PARPRIM_CUDA_REDUCE_INTO_SIGNATURE(Rung, T, Op);
 #define PARPRIM_CUDA_REDUCE_INSTANTIATE(Rung, T, Op)   \
   template PARPRIM_CUDA_REDUCE_SIGNATURE(Rung, T, Op); \
-  template PARPRIM_CUDA_REDUCE_ENQUEUE_SIGNATURE(Rung, T, Op);
+  template PARPRIM_CUDA_REDUCE_INTO_SIGNATURE(Rung, T, Op);
 
 PARPRIM_CUDA_REDUCE_FOR_ALL(PARPRIM_CUDA_REDUCE_EXTERN)

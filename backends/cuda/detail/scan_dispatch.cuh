@@ -74,7 +74,8 @@ template <class P>
 using tile_rung5 =
     tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
 /// \brief Whether rung 6 stages problem P's tiles in shared memory: plain and segmented scans of
-/// 4- and 8-byte arithmetic values read unconverted (else it runs rung 5's tile and tuning).
+/// 4- and 8-byte arithmetic values read unconverted, and plain scans (the transforms included)
+/// of inputs of their values' size (else it runs rung 5's tile and tuning).
 template <class P>
 inline constexpr bool rung6_staged_v = shared_bulk_tile_fits_v<P, input_of_t<P>>;
 /// \brief Rung 6's tile: 256 threads x 112 bytes staged in shared memory by bulk copies
@@ -154,7 +155,7 @@ void scan(const launch_options& options, const In* in, T* out, std::size_t n, sc
 }
 
 /// \brief The scan of `T(f(in[i]))`: rung `S` with the transform applied where elements are
-/// read (rung 6 stages raw bytes, so a transform runs rung 5's register tile instead).
+/// read (rung 6: after staging, when inputs and values have one size; else rung 5's tile).
 template <cuda_scan_rung S, class In, class T, class Op, class F>
 void transform_scan(const launch_options& options, const In* in, T* out, std::size_t n,
                     scan_kind kind, const T* init, Op op, F f) {

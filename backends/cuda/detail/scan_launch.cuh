@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// \brief Host side of the scan ladder: a *driver* per kind of grid plans one call (grid,
-/// scratch, status words) and enqueues its kernels; `run_scan` wraps any driver (lease the
-/// temporary storage, enqueue, synchronise). The rungs' tiles plug into the drivers:
+/// scratch, status words) and enqueues its kernels; `run_scan` wraps any driver (temporary
+/// storage, enqueue, synchronise unless `nosync`). The rungs' tiles plug into the drivers:
 ///
 /// - `scan_then_add<Tile>` (rungs 1-3): pass 1, the tile totals scanned recursively by the
 ///   same driver, pass 3;
@@ -183,21 +183,22 @@ Driver make_driver(std::size_t n, int device) {
     return Driver(n);
 }
 
-/// \brief One synchronous scan call with `Driver`, n >= 1: lease, enqueue, synchronise.
+/// \brief One scan call with `Driver`, n >= 1: temporary memory (the cache's or the resource's),
+/// enqueue, then wait (or, `nosync`, return; see finish_call and run_into in launch.cuh).
 template <class Driver, class Problem>
 void run_scan(const launch_options& options, const Problem& p, const char* fn) {
   device_guard guard(options.device);
   check_stream(options.stream, guard.device(), fn);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver = make_driver<Driver>(p.n, guard.device());
-  temp_storage_lease lease(guard.device(), options.stream, driver.scratch_bytes(), 0,
-                           driver.status_words(), driver.status_layout());
-  driver.enqueue(p,
-                 scan_scratch{static_cast<unsigned char*>(lease.device_scratch()), lease.status(),
-                              lease.ticket(), lease.epoch(), options.deterministic},
-                 stream);
-  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  lease.finished_cleanly();
+  call_scratch scratch(guard.device(), options.stream, options.memory, driver.scratch_bytes(),
+                       driver.status_words(), driver.status_layout(), false);
+  driver.enqueue(
+      p,
+      scan_scratch{static_cast<unsigned char*>(scratch.device_scratch()), scratch.status(),
+                   scratch.ticket(), scratch.epoch(), options.deterministic},
+      stream);
+  finish_call(options, scratch);
 }
 
 }  // namespace parprim::detail::cuda

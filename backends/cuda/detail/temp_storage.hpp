@@ -6,15 +6,18 @@
 /// single-pass kernels and a small pinned host slot for results. A lease locks its entry while
 /// a call uses it, so concurrent calls on the same stream take turns and calls on different
 /// streams run side by side. A synchronous call holds the lease until its stream was
-/// synchronised; an enqueue-only call (`reduce_enqueue`) releases it as soon as its kernels are
-/// enqueued, because every later user of the entry works on the same stream and so runs after
-/// them (the argument, and its exceptions, are written out at run_enqueue in
+/// synchronised; an enqueue-only call (`nosync`, `reduce_into`) releases it as soon as its
+/// kernels are enqueued, because every later user of the entry works on the same stream and so
+/// runs after them (the argument, and its exceptions, are written out at run_into in
 /// detail/launch.cuh). Growing the scratch frees the old block with cudaFree, which waits for
 /// all work on the device. Entries are freed at exit, ignoring errors (the CUDA runtime may
 /// already be gone then); nothing here throws from a destructor.
 
 #include <cstddef>
 #include <mutex>
+#include <optional>
+
+#include <parprim/cuda_memory.hpp>
 
 struct CUstream_st;
 
@@ -36,8 +39,7 @@ class temp_storage_lease {
   /// bytes per tile); when it differs from the previous call's on this entry, the words are
   /// zeroed first, so a call never reads as a status what another layout wrote as data.
   temp_storage_lease(int device, CUstream_st* stream, std::size_t device_bytes,
-                     std::size_t host_bytes, std::size_t status_words,
-                     unsigned status_layout = 0);
+                     std::size_t host_bytes, std::size_t status_words, unsigned status_layout = 0);
   ~temp_storage_lease();
   temp_storage_lease(const temp_storage_lease&) = delete;
   temp_storage_lease& operator=(const temp_storage_lease&) = delete;
@@ -69,6 +71,57 @@ class temp_storage_lease {
   bool clean_ = false;
   unsigned epoch_ = 0;
 };
+
+/// \brief The temporary memory of one call: the cache's lease for (device, stream), or a block
+/// from the caller's memory resource (`parprim::cuda.memory(...)`), with what a call needs from
+/// either: device scratch, a ticket that is zero when the call's first kernel runs (the kernels
+/// that take tickets leave it zero), status words that hold no epoch equal to `epoch()`, and a
+/// slot for a reduction's result.
+///
+/// A call made while its stream is captured into a CUDA graph gets its status words zeroed by
+/// a memset enqueued in front of its kernels (a node of the graph), so a replay does not depend
+/// on the host-side epoch baked into the graph. A resource's block is fresh memory: its ticket
+/// and status words are always zeroed so; it is given back to the resource on the stream when
+/// the call_scratch is destroyed, after the call enqueued its work.
+class call_scratch {
+ public:
+  /// \throws parprim::cuda_error, or what the resource throws
+  call_scratch(int device, CUstream_st* stream, cuda_memory_resource* memory,
+               std::size_t device_bytes, std::size_t status_words, unsigned status_layout,
+               bool host_result);
+  ~call_scratch();
+  call_scratch(const call_scratch&) = delete;
+  call_scratch& operator=(const call_scratch&) = delete;
+
+  void* device_scratch() const noexcept { return scratch_; }
+  unsigned* ticket() const noexcept { return ticket_; }
+  unsigned* status() const noexcept { return status_; }
+  unsigned epoch() const noexcept { return epoch_; }
+  /// \return the mapped pinned host slot for a result (cache and `host_result` only), or null
+  void* host_slot() const noexcept { return host_; }
+  /// \return where a kernel writes a result: the host slot's device address, or device memory
+  void* result_slot() const noexcept { return result_; }
+  /// \brief As temp_storage_lease::finished_cleanly (no effect with a resource).
+  void finished_cleanly() noexcept;
+
+ private:
+  std::optional<temp_storage_lease> lease_;
+  cuda_memory_resource* memory_ = nullptr;
+  CUstream_st* stream_ = nullptr;
+  void* block_ = nullptr;
+  std::size_t block_bytes_ = 0;
+  void* scratch_ = nullptr;
+  unsigned* ticket_ = nullptr;
+  unsigned* status_ = nullptr;
+  unsigned epoch_ = 1;
+  void* host_ = nullptr;
+  void* result_ = nullptr;
+};
+
+/// \brief parprim::cuda_release_cached_memory: frees every entry's memory (the entries stay).
+void release_cache();
+/// \brief parprim::cuda_cached_memory_bytes.
+std::size_t cached_bytes();
 
 /// \brief The number of multiprocessors of `device` (cached).
 int multiprocessor_count(int device);

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// \brief Scan rung 5, the default: single pass with decoupled look-back (Merrill and
-/// Garland), made deterministic. Reads n and writes n, once each.
+/// \brief Scan rungs 5 and 6 (6 is the default): single pass with decoupled look-back (Merrill
+/// and Garland), made deterministic. Reads n and writes n, once each. Rung 6 is this kernel with
+/// the tile staged in shared memory by bulk copies (block/tile_shared_bulk.cuh) where it applies.
 ///
 /// Blocks take tiles in launch order from an atomic counter (so every tile a block waits for
 /// belongs to a block that is already running: no deadlock, whatever the scheduler does).

@@ -4,7 +4,8 @@
 /// on first use it duplicates it (collective, like every primitive call), sets
 /// `MPI_ERRORS_RETURN` on the duplicate (failures become `parprim::mpi_error`, not an abort)
 /// and caches the duplicate on the user's communicator as an attribute, so later calls reuse it.
-/// The attribute's delete callback frees the duplicate when the user frees the communicator;
+/// The attribute's delete callback frees the duplicate (and its rank-reversed twin, made for
+/// the per-segment reductions) when the user frees the communicator;
 /// communicators still alive at `MPI_Finalize` (e.g. `MPI_COMM_WORLD`) are released there.
 
 #include <mpi.h>
@@ -51,9 +52,30 @@ class comm_cache {
     return {e->dup, e->rank, e->size, e->node_rank};
   }
 
+  /// \brief The duplicate with its ranks in reverse order (rank r of `user` is rank
+  /// size - 1 - r of it), for scans from the right (`MPI_Exscan` on it folds the ranks above);
+  /// created on first use (collective over `user`) and freed with the duplicate.
+  context reversed(MPI_Comm user) {
+    const context ctx = get(user);
+    void* attr = nullptr;
+    int found = 0;
+    PARPRIM_MPI_CHECK(MPI_Comm_get_attr(user, keyval(), &attr, &found));
+    entry* e = static_cast<entry*>(attr);
+    if (e->reversed == MPI_COMM_NULL) {
+      PARPRIM_MPI_CHECK(MPI_Comm_split(e->dup, 0, e->size - 1 - e->rank, &e->reversed));
+      const int rc = MPI_Comm_set_errhandler(e->reversed, MPI_ERRORS_RETURN);
+      if (rc != MPI_SUCCESS) {
+        MPI_Comm_free(&e->reversed);
+        PARPRIM_MPI_CHECK(rc);
+      }
+    }
+    return {e->reversed, ctx.size - 1 - ctx.rank, ctx.size, ctx.node_rank};
+  }
+
  private:
   struct entry {
     MPI_Comm dup = MPI_COMM_NULL;
+    MPI_Comm reversed = MPI_COMM_NULL;  // made by reversed(), on first use
     int rank = 0;
     int size = 1;
     int node_rank = 0;
@@ -116,6 +138,7 @@ class comm_cache {
   // Delete callback: the user freed the communicator (or we release it at finalize).
   static int on_delete(MPI_Comm user, int, void* attr, void*) {
     auto* e = static_cast<entry*>(attr);
+    if (e->reversed != MPI_COMM_NULL) MPI_Comm_free(&e->reversed);
     if (e->dup != MPI_COMM_NULL) MPI_Comm_free(&e->dup);
     delete e;
     comm_cache& self = instance();
@@ -146,6 +169,12 @@ class comm_cache {
 /// \brief The library's view of `user` (duplicating it on first use).
 inline context make_context(MPI_Comm user) {
   return comm_cache::instance().get(user);
+}
+
+/// \brief The library's view of `user` with the ranks in reverse order (see
+/// comm_cache::reversed); collective on first use.
+inline context make_reversed_context(MPI_Comm user) {
+  return comm_cache::instance().reversed(user);
 }
 
 }  // namespace parprim::mpi_detail

@@ -126,7 +126,7 @@ basic_cuda_policy<R, S> on_local_device(const context& ctx, const basic_cuda_pol
 
 template <cuda_reduce_rung R, cuda_scan_rung S>
 detail::cuda::launch_options launch_of(const basic_cuda_policy<R, S>& local) {
-  return {local.stream(), local.device_id()};
+  return detail::cuda::options_of(local);
 }
 
 /// \brief Copies `bytes` from device (or managed, or pinned) memory to host memory `dst`, in

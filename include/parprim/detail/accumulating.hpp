@@ -8,9 +8,10 @@
 /// - does the per-element work of a block itself, where its step on single elements would be
 ///   slow: `A op.fold(A acc, const Input& in, std::size_t b, std::size_t n)` is `acc` plus
 ///   elements [b, b + n); `op.scan_block(in, b, e, const A* carry, const A* reset,
-///   const Flag* flags, bool exclusive, Store store)` computes the scan of elements [b, e) from
-///   `*carry` (null: nothing before), restarting from `*reset` (null: nothing) at each non-zero
-///   flag when `flags` is not null, and hands the outputs to `store(k, const Out* values,
+///   const Heads* heads, bool exclusive, Store store)` computes the scan of elements [b, e) from
+///   `*carry` (null: nothing before), restarting from `*reset` (null: nothing) at each element
+///   k where `(*heads)[k]` is true when `heads` is not null (a span of one-byte flags or a head
+///   view, detail/heads.hpp, indexed by position in the whole sequence), and hands the outputs to `store(k, const Out* values,
 ///   count)` (outputs k .. k + count - 1) a piece at a time, after reading those elements: the
 ///   backend stores them (streaming stores, ...).
 /// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
@@ -18,6 +19,7 @@
 /// backend's own loops run, unchanged.
 
 #include <cstddef>
+#include <span>
 #include <type_traits>
 
 namespace parprim::detail {
@@ -40,8 +42,8 @@ struct accumulator_of<Op, Out> {
 template <class Op, class Out>
 using accumulator_t = typename accumulator_of<std::remove_cvref_t<Op>, Out>::type;
 
-/// \brief The flags argument of `scan_block` for a scan without segments.
-inline constexpr const unsigned char* no_flags = nullptr;
+/// \brief The heads argument of `scan_block` for a scan without segments.
+inline constexpr const std::span<const unsigned char>* no_flags = nullptr;
 
 /// \brief A `store` for `scan_block` that copies into `out`.
 template <class Out>

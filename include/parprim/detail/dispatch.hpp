@@ -5,6 +5,8 @@
 
 #include <type_traits>
 
+#include <parprim/detail/policy_traits.hpp>
+
 namespace parprim::detail {
 
 /// \brief `static T apply(const Policy&, InputSpan, T init, Op)`.
@@ -20,18 +22,59 @@ struct scan_impl;
 template <class Policy>
 struct segmented_scan_impl;
 
+/// \brief Per-segment reductions (segmented_reduce.hpp). Before any member runs, the front end
+/// has checked what needs no pass over the data: the operator contract (compile time), sizes,
+/// null data, overlaps (the reductions are never in place), and on host ranges the operator's
+/// laws (PARPRIM_CHECK_OPERATORS). The spans are the policy's (`std::span` on the host,
+/// `device_span` for CUDA); `T` is the output's value type. Head flags:
+/// - `static Plan plan_flags(const Policy&, FlagSpan flags)`: counts the segments (element 0 and
+///   every non-zero flag start one) and keeps what the reduction may reuse; `Plan` has
+///   `std::size_t segments() const`. Writes nothing: the front end then checks that `out` has
+///   room for `plan.segments()` results.
+/// - `static void reduce_flags(const Policy&, const Plan&, InputSpan in, FlagSpan flags,
+///   OutputSpan out, T init, Op op)`: `out[s] = init op (segment s's elements, in order)` for
+///   every segment s.
+/// CSR begin offsets (k + 1 of them; the front end has checked their count and `out`'s size k):
+/// - `static void check_offsets(const Policy&, OffsetSpan offsets, std::size_t n,
+///   const char* fn)`: raises parprim::invalid_argument unless the first is 0, the last n and
+///   none decreases (detail/offsets.hpp words the errors). Writes nothing.
+/// - `static void reduce_offsets(const Policy&, InputSpan in, OffsetSpan offsets,
+///   OutputSpan out, T init, Op op)`: `out[s]` over [offsets[s], offsets[s + 1]) (`init` when
+///   empty).
+template <class Policy>
+struct segmented_reduce_impl;
+
+/// \brief reduce_by_key (by_key.hpp):
+/// - `static Plan plan(const Policy&, KeySpan keys)`: counts the runs of equal keys; `Plan` has
+///   `std::size_t segments() const`. Writes nothing.
+/// - `static void reduce(const Policy&, const Plan&, KeySpan keys, InputSpan in,
+///   KeyOutputSpan keys_out, OutputSpan out, Op op)`: for run s, `keys_out[s]` = its first key,
+///   `out[s]` = the fold of its elements (as `T`), in order.
+template <class Policy>
+struct reduce_by_key_impl;
+
+/// \brief The scans by key (by_key.hpp): `static void inclusive(const Policy&, KeySpan keys,
+/// InputSpan in, OutputSpan out, Op op)` and `static void exclusive(const Policy&, KeySpan keys,
+/// InputSpan in, OutputSpan out, T init, Op op)`: segmented scans whose segments are the runs
+/// of equal keys. `out` may be `in`.
+template <class Policy>
+struct scan_by_key_impl;
+
+/// \brief Whether `reduce_impl<Policy>` writes results to device memory itself (static
+/// `into(policy, in, device_span<T> result, T init, Op)`): the CUDA policies (backends/cuda).
+template <class Policy>
+inline constexpr bool reduces_into_device_v = false;
+
+/// \brief `T` is a complete type here: for a dispatch point, its backend is included (the
+/// front ends' check, detail/concepts.hpp, names the CMake target when it is not).
 template <class T>
 concept complete_type = requires {
   sizeof(T);
 };
 
-/// \brief Readable compile error for a policy whose backend is absent.
-template <class Impl>
-constexpr void require_backend() {
-  static_assert(complete_type<Impl>,
-                "parprim: no backend is available for this policy. Build parprim with that "
-                "backend and link its target (parprim::openmp, parprim::mpi, parprim::cuda) "
-                "or parprim::parprim.");
-}
+/// \brief Whether `Policy` is a CUDA policy.
+template <class Policy>
+inline constexpr bool is_cuda_policy_v =
+    policy_traits<std::remove_cvref_t<Policy>>::kind == policy_kind::cuda;
 
 }  // namespace parprim::detail

@@ -65,6 +65,17 @@ constexpr void require_exact_plus_types() {
   }
 }
 
+/// \brief The per-segment calls (segmented_reduce, reduce_by_key, the scans by key) do not route
+/// exact_plus yet: on a float or double accumulator a compile error, never a plain float sum.
+template <class Op, class T>
+constexpr void require_no_exact_plus_per_segment() {
+  static_assert(!runs_exact_sum_v<Op, T>,
+                "parprim::exact_plus on float / double: segmented_reduce, reduce_by_key and the "
+                "scans by key do not take exact_plus yet. Use segmented_inclusive_scan / "
+                "segmented_exclusive_scan with exact_plus (same bits on every host backend), or "
+                "parprim::plus");
+}
+
 /// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
 template <class T, class Op>
 constexpr auto backend_op(const Op& op) {

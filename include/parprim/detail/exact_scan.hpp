@@ -274,21 +274,22 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 /// output k for k in [b, e) = the rounded running sum after (inclusive) or before (exclusive)
 /// element k, handed to `store(k, values, count)` a chunk at a time (the backend writes them,
 /// with streaming stores where it would). The running sum starts as `*carry` (null: empty);
-/// with `flags`, a non-zero `flags[k]` restarts it at element k from `*reset` (null: empty).
+/// with `heads`, `(*heads)[k]` true restarts it at element k from `*reset` (null: empty).
 /// Every element of a chunk is read before its outputs are stored (the output may be the
 /// input).
-template <class F, class Input, class Flag, class Store>
+template <class F, class Input, class Heads, class Store>
 void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accumulator<F>* carry,
-                const exact_accumulator<F>* reset, const Flag* flags, bool exclusive, Store store) {
+                const exact_accumulator<F>* reset, const Heads* heads, bool exclusive,
+                Store store) {
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   F buf[chunk];
   F res[chunk];
   for (std::size_t k = b; k < e;) {
     std::size_t c = e - k < chunk ? e : k + chunk;
-    if (flags != nullptr) {
-      if (flags[k] != Flag{}) acc = reset != nullptr ? *reset : exact_accumulator<F>{};
+    if (heads != nullptr) {
+      if ((*heads)[k]) acc = reset != nullptr ? *reset : exact_accumulator<F>{};
       for (std::size_t i = k + 1; i < c; ++i)
-        if (flags[i] != Flag{}) {
+        if ((*heads)[i]) {
           c = i;
           break;
         }

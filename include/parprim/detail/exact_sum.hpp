@@ -32,11 +32,11 @@ struct exact_sum {
     return exact::fold<F>(acc, in, b, n);
   }
   /// \brief The scan of elements [b, e) of `in` (see accumulating.hpp), on the host.
-  template <class Input, class Flag, class Store>
+  template <class Input, class Heads, class Store>
   void scan_block(const Input& in, std::size_t b, std::size_t e, const accumulator_type* carry,
-                  const accumulator_type* reset, const Flag* flags, bool exclusive,
+                  const accumulator_type* reset, const Heads* heads, bool exclusive,
                   Store store) const {
-    exact::scan_block<F>(in, b, e, carry, reset, flags, exclusive, store);
+    exact::scan_block<F>(in, b, e, carry, reset, heads, exclusive, store);
   }
 };
 

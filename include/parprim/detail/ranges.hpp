@@ -99,4 +99,14 @@ void check_disjoint(const SpanA& a, const SpanB& b, const char* fn, const char* 
                            " overlap");
 }
 
+/// \brief Throws unless an output of `size` elements has room for `needed` results (`of`: what
+/// they are, e.g. "segments").
+inline void check_room(const char* fn, const char* what, std::size_t size, std::size_t needed,
+                       const char* of) {
+  if (size < needed)
+    throw invalid_argument(std::string("parprim::") + fn + ": " + what + " has " +
+                           std::to_string(size) + " elements but the input has " +
+                           std::to_string(needed) + " " + of);
+}
+
 }  // namespace parprim::detail

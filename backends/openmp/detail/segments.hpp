@@ -1,0 +1,204 @@
+#pragma once
+/// \file
+/// \brief The per-segment reductions' driver, shared by segmented_reduce (head flags, offsets)
+/// and reduce_by_key. The elements (never the segments) are split evenly over the threads, so
+/// one segment of n elements and n segments of one element keep every thread equally busy:
+/// 1. (plan, head flags and keys) each thread counts the heads in its block; the counts'
+///    prefix says where each block's results go, and their sum is checked against the output
+///    before anything is written;
+/// 2. each thread folds its block: the elements before its first head (the "lead", which
+///    continues a segment begun in an earlier block), every segment that ends inside the
+///    block (written at once) and the segment still open at its end (the "tail");
+/// 3. the calling thread stitches the blocks in order: each lead is folded into the open tail
+///    to its left, and each tail is written once the next one begins. O(threads) operator
+///    applications, in sequence order, so non-commutative operators keep it.
+/// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic).
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/first_exception.hpp>
+#include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/policy.hpp>
+
+namespace parprim::openmp::detail {
+
+/// \brief Runs `body(blk)` for every block of `team` on a team of that many threads (a thread
+/// takes blocks t, t + p, ...: every block runs even if the runtime starts fewer threads). The
+/// first exception thrown by `body` is rethrown here.
+template <class Body>
+void for_each_block(int team, Body body) {
+  first_exception error;
+#pragma omp parallel num_threads(team)
+  {
+    const int p = omp_get_num_threads();
+    for (int blk = omp_get_thread_num(); blk < team; blk += p) error.run([&] { body(blk); });
+  }
+  error.rethrow_if_failed();
+}
+
+/// \brief How many segments there are and, when `team > 1`, how many start before each of the
+/// team's blocks (`before[team]` is the total).
+struct segment_plan {
+  std::size_t count = 0;
+  int team = 1;
+  std::vector<std::size_t> before;
+  std::size_t segments() const noexcept { return count; }
+};
+
+/// \brief Counts the heads of `heads` (detail/heads.hpp) per block of the policy's team.
+template <class Heads>
+segment_plan plan_segments(const omp_policy& policy, const Heads& heads) {
+  const std::size_t n = heads.size();
+  segment_plan plan;
+  plan.team = team_size(policy, n);
+  if (plan.team <= 1) {
+    plan.count = heads.count(0, n);
+    return plan;
+  }
+  const auto team = static_cast<std::size_t>(plan.team);
+  std::vector<cache_padded<std::size_t>> counts(team);
+  for_each_block(plan.team, [&](int blk) {
+    const block bl = block_of(n, plan.team, blk);
+    counts[static_cast<std::size_t>(blk)].value = heads.count(bl.begin, bl.end);
+  });
+  plan.before.assign(team + 1, 0);
+  for (std::size_t t = 0; t < team; ++t) plan.before[t + 1] = plan.before[t] + counts[t].value;
+  plan.count = plan.before[team];
+  return plan;
+}
+
+/// \brief What a block leaves for the stitching.
+template <class T>
+struct block_ends {
+  std::optional<T> lead;         ///< fold of the elements before the block's first head
+  std::optional<T> tail;         ///< the block's last segment, which may go on past its end
+  std::size_t tail_segment = 0;  ///< that segment's index
+  std::size_t tail_head = 0;     ///< and its first element
+};
+
+/// \brief A segment is folded element by element (as fast as it gets for short segments) until
+/// this many elements have gone by without a head; then its end is searched for
+/// (`heads.next`, eight flags per step) and the rest folded with the lane fold.
+inline constexpr std::size_t short_segment = 16;
+
+/// \brief Folds block [b, e) of `in`, segments given by `heads`: the lead, each segment that
+/// ends in the block as `emit(s, head, value)` (s counting from `s`), and the tail. Each
+/// segment's fold starts from `*init`, or from its first element when `init` is null.
+template <class T, class Input, class Heads, class Op, class Emit>
+block_ends<T> reduce_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
+                           const T* init, const Op& op, std::size_t s, Emit& emit) {
+  block_ends<T> r;
+  std::size_t i = heads.next(b, e);
+  if (i > b) r.lead = fold_nonempty<T>(in, b, i, op);
+  if (i == e) return r;
+  const auto start = [&](std::size_t k) {
+    return init ? static_cast<T>(op(*init, static_cast<T>(in[k]))) : static_cast<T>(in[k]);
+  };
+  std::size_t head = i;
+  T acc = start(i);
+  std::size_t run = 0;  // elements since the head
+  for (++i; i < e; ++i) {
+    if (heads.inner(i)) {
+      emit(s++, head, acc);
+      head = i;
+      acc = start(i);
+      run = 0;
+      continue;
+    }
+    acc = static_cast<T>(op(acc, static_cast<T>(in[i])));
+    if (++run == short_segment) {
+      const std::size_t h = heads.next(i + 1, e);
+      acc = fold(std::move(acc), in, i + 1, h - i - 1, op);
+      i = h - 1;
+      run = 0;
+    }
+  }
+  r.tail = std::move(acc);
+  r.tail_segment = s;
+  r.tail_head = head;
+  return r;
+}
+
+/// \brief Step 3 of the file comment, on the calling thread.
+template <class T, class Op, class Emit>
+void stitch(const std::vector<cache_padded<block_ends<T>>>& ends, const Op& op, Emit& emit) {
+  std::optional<T> open;
+  std::size_t open_segment = 0;
+  std::size_t open_head = 0;
+  for (const auto& slot : ends) {
+    const block_ends<T>& r = slot.value;
+    if (r.lead && open) open = static_cast<T>(op(*open, *r.lead));
+    if (r.tail) {
+      if (open) emit(open_segment, open_head, *open);
+      open = r.tail;
+      open_segment = r.tail_segment;
+      open_head = r.tail_head;
+    }
+  }
+  if (open) emit(open_segment, open_head, *open);
+}
+
+/// \brief Reduces every segment of `in` (heads as planned) and hands each result to
+/// `emit(s, head, value)`, once per segment, from any thread.
+template <class T, class Input, class Heads, class Op, class Emit>
+void reduce_segments(const segment_plan& plan, const Input& in, const Heads& heads, const T* init,
+                     const Op& op, Emit emit) {
+  const std::size_t n = in.size();
+  if (plan.team <= 1) {
+    const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);
+    if (r.tail) emit(r.tail_segment, r.tail_head, *r.tail);
+    return;
+  }
+  std::vector<cache_padded<block_ends<T>>> ends(static_cast<std::size_t>(plan.team));
+  for_each_block(plan.team, [&](int blk) {
+    const block bl = block_of(n, plan.team, blk);
+    const auto t = static_cast<std::size_t>(blk);
+    ends[t].value = reduce_block(in, heads, bl.begin, bl.end, init, op, plan.before[t], emit);
+  });
+  stitch(ends, op, emit);
+}
+
+/// \brief Folds block [b, e) of `in` with the segments of CSR `offsets` (k + 1, checked): those
+/// starting in [b, e) (the last block also takes the empty ones starting at n) are this
+/// block's; `emit(s, begin, value)` for those that end in it.
+template <class T, class Input, class I, class Op, class Emit>
+block_ends<T> reduce_offsets_block(const Input& in, std::span<const I> offsets, std::size_t b,
+                                   std::size_t e, bool last, const T& init, const Op& op,
+                                   Emit& emit) {
+  const std::size_t k = offsets.size() - 1;
+  const auto below = [](const I& offset, std::size_t x) { return std::cmp_less(offset, x); };
+  const auto first_at_or_after = [&](std::size_t x) {
+    return static_cast<std::size_t>(
+        std::lower_bound(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(k), x,
+                         below) -
+        offsets.begin());
+  };
+  const std::size_t lo = first_at_or_after(b);
+  const std::size_t hi = last ? k : first_at_or_after(e);
+  block_ends<T> r;
+  const std::size_t first_begin = lo < hi ? static_cast<std::size_t>(offsets[lo]) : e;
+  if (first_begin > b) r.lead = fold_nonempty<T>(in, b, first_begin, op);
+  for (std::size_t s = lo; s < hi; ++s) {
+    const auto begin = static_cast<std::size_t>(offsets[s]);
+    const auto end = static_cast<std::size_t>(offsets[s + 1]);
+    if (end <= e) {
+      emit(s, begin, fold(init, in, begin, end - begin, op));
+    } else {
+      r.tail = fold(init, in, begin, e - begin, op);
+      r.tail_segment = s;
+      r.tail_head = begin;
+    }
+  }
+  return r;
+}
+
+}  // namespace parprim::openmp::detail

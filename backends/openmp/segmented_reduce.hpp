@@ -1,0 +1,87 @@
+#pragma once
+/// \file
+/// \brief OpenMP segmented reduce, head flags and CSR offsets, on the driver of
+/// detail/segments.hpp: elements split evenly over the threads, one fold per block, the blocks
+/// stitched in order on the calling thread. Head flags are counted per block first (that count
+/// is checked against the output before anything is written, and places each block's
+/// results); offsets are checked in parallel. T_P = n/p + p.
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segments.hpp>
+#include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/heads.hpp>
+#include <parprim/detail/offsets.hpp>
+#include <parprim/policy.hpp>
+
+namespace parprim::detail {
+
+template <>
+struct segmented_reduce_impl<omp_policy> {
+  template <class Flag>
+  static openmp::detail::segment_plan plan_flags(const omp_policy& policy,
+                                                 std::span<const Flag> flags) {
+    return openmp::detail::plan_segments(policy, flag_heads<Flag>(flags));
+  }
+
+  template <class Input, class Flag, class Out, class Op>
+  static void reduce_flags(const omp_policy&, const openmp::detail::segment_plan& plan,
+                           const Input& in, std::span<const Flag> flags, std::span<Out> out,
+                           Out init, Op op) {
+    openmp::detail::reduce_segments<Out>(
+        plan, in, flag_heads<Flag>(flags), &init, op,
+        [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; });
+  }
+
+  template <class I>
+  static void check_offsets(const omp_policy& policy, std::span<const I> offsets, std::size_t n,
+                            const char* fn) {
+    namespace od = openmp::detail;
+    check_offset_ends(offsets, n, fn);
+    const std::size_t pairs = offsets.size() - 1;  // offsets[i - 1] <= offsets[i], i = 1..pairs
+    const int team = od::team_size(policy, pairs);
+    std::size_t bad = offsets.size();
+    if (team <= 1) {
+      bad = first_decrease(offsets, 1, offsets.size());
+    } else {
+      std::vector<od::cache_padded<std::size_t>> first(static_cast<std::size_t>(team));
+      od::for_each_block(team, [&](int blk) {
+        const od::block bl = od::block_of(pairs, team, blk);
+        const std::size_t i = first_decrease(offsets, bl.begin + 1, bl.end + 1);
+        first[static_cast<std::size_t>(blk)].value = i <= bl.end ? i : offsets.size();
+      });
+      for (const auto& f : first) bad = f.value < bad ? f.value : bad;
+    }
+    if (bad < offsets.size()) throw_offsets_decrease(fn, bad, offsets[bad - 1], offsets[bad]);
+  }
+
+  template <class Input, class I, class Out, class Op>
+  static void reduce_offsets(const omp_policy& policy, const Input& in, std::span<const I> offsets,
+                             std::span<Out> out, Out init, Op op) {
+    namespace od = openmp::detail;
+    const std::size_t n = in.size();
+    const auto emit = [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; };
+    const int team = od::team_size(policy, n);
+    if (team <= 1) {
+      for (std::size_t s = 0; s < out.size(); ++s) {
+        const auto begin = static_cast<std::size_t>(offsets[s]);
+        out[s] = od::fold(init, in, begin, static_cast<std::size_t>(offsets[s + 1]) - begin, op);
+      }
+      return;
+    }
+    std::vector<od::cache_padded<od::block_ends<Out>>> ends(static_cast<std::size_t>(team));
+    od::for_each_block(team, [&](int blk) {
+      const od::block bl = od::block_of(n, team, blk);
+      ends[static_cast<std::size_t>(blk)].value =
+          od::reduce_offsets_block(in, offsets, bl.begin, bl.end, blk + 1 == team, init, op, emit);
+    });
+    od::stitch(ends, op, emit);
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,57 @@
+# parprim.pc: the installed package for builds without CMake (`pkg-config --cflags --libs
+# parprim`), equivalent to linking parprim::parprim. Included by the root CMakeLists.txt after
+# the backends are set up. The file locates the installation relative to itself (${pcfiledir}),
+# so an installation can be moved or installed with `cmake --install --prefix <elsewhere>`.
+
+set(parprim_pc_dir "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+  message(FATAL_ERROR "parprim: parprim.pc needs a relative CMAKE_INSTALL_LIBDIR")
+endif()
+# From <prefix>/<libdir>/pkgconfig back to <prefix>: one ".." per path component.
+string(REGEX REPLACE "[^/]+" ".." parprim_pc_prefix_from_pcdir "${parprim_pc_dir}")
+
+set(parprim_pc_backends "seq")
+set(parprim_pc_cflags "")
+set(parprim_pc_libs "")
+function(parprim_pc_append var)
+  foreach(item IN LISTS ARGN)
+    if(NOT item STREQUAL "")
+      string(APPEND ${var} " ${item}")
+    endif()
+  endforeach()
+  set(${var} "${${var}}" PARENT_SCOPE)
+endfunction()
+
+if(parprim_built_OPENMP)
+  string(APPEND parprim_pc_backends ", openmp")
+  separate_arguments(omp_flags UNIX_COMMAND "${OpenMP_CXX_FLAGS}")
+  parprim_pc_append(parprim_pc_cflags ${omp_flags} -DPARPRIM_HAS_OPENMP=1)
+  parprim_pc_append(parprim_pc_libs ${omp_flags})
+endif()
+if(parprim_built_CUDA)
+  string(APPEND parprim_pc_backends ", cuda")
+  set(cuda_includes)
+  foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
+    list(APPEND cuda_includes "-I${dir}")
+  endforeach()
+  parprim_pc_append(parprim_pc_cflags -DPARPRIM_HAS_CUDA=1 ${cuda_includes})
+  parprim_pc_append(parprim_pc_libs "-L\${libdir}" -lparprim_cuda "-L${CUDAToolkit_LIBRARY_DIR}"
+                    -lcudart)
+endif()
+if(parprim_built_MPI)
+  string(APPEND parprim_pc_backends ", mpi")
+  set(mpi_cflags)
+  foreach(dir IN LISTS MPI_CXX_INCLUDE_DIRS)
+    list(APPEND mpi_cflags "-I${dir}")
+  endforeach()
+  foreach(def IN LISTS MPI_CXX_COMPILE_DEFINITIONS)
+    list(APPEND mpi_cflags "-D${def}")
+  endforeach()
+  separate_arguments(mpi_options UNIX_COMMAND "${MPI_CXX_COMPILE_OPTIONS}")
+  separate_arguments(mpi_link_flags UNIX_COMMAND "${MPI_CXX_LINK_FLAGS}")
+  parprim_pc_append(parprim_pc_cflags -DPARPRIM_HAS_MPI=1 ${mpi_cflags} ${mpi_options})
+  parprim_pc_append(parprim_pc_libs ${mpi_link_flags} ${MPI_CXX_LIBRARIES})
+endif()
+
+configure_file("${PROJECT_SOURCE_DIR}/cmake/parprim.pc.in" "${PROJECT_BINARY_DIR}/parprim.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/parprim.pc" DESTINATION "${parprim_pc_dir}")

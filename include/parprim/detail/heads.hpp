@@ -1,0 +1,157 @@
+#pragma once
+/// \file
+/// \brief Where segments start, as views the host backends read in place of a flag array:
+/// `flag_heads` over one-byte head flags, `key_heads` over keys (a head wherever a key differs,
+/// by `==`, from the one before it, so runs of equal keys are segments without flags being
+/// materialised). Element 0 of the sequence a view was made for is always a head.
+///
+/// Both views share the interface the segmented backends use (as `std::span` of flags does,
+/// so they can be passed to the segmented scans): `size()`, `operator[](i)` (true at a head),
+/// `subspan(offset, count)` and `first(count)` (which keep the position in the whole sequence,
+/// so a subview's element 0 is a head only where the sequence has one), and
+/// - `inner(i)`: as `operator[]`, for an element that is not the sequence's first;
+/// - `count(b, e)`: the number of heads among elements [b, e);
+/// - `next(b, e)`: the first head in [b, e), or e.
+/// `flag_heads` counts and searches eight flags per step.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+namespace parprim::detail {
+
+/// \brief The plan of a backend that needs nothing but the number of segments (or key runs)
+/// between counting them and reducing them (dispatch.hpp: `plan_flags`, `plan`).
+struct segment_count {
+  std::size_t count = 0;
+  std::size_t segments() const noexcept { return count; }
+};
+
+/// \brief The first non-zero byte of `p[b, e)`, or e.
+inline std::size_t first_set_byte(const unsigned char* p, std::size_t b, std::size_t e) {
+  std::size_t i = b;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= e; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if (w != 0) return i + static_cast<std::size_t>(std::countr_zero(w)) / 8;
+    }
+  }
+  for (; i < e; ++i)
+    if (p[i] != 0) return i;
+  return e;
+}
+
+/// \brief The number of non-zero bytes in `p[b, e)`: per 8-byte word, the top bit of each byte
+/// of `((w & 0x7f..) + 0x7f..) | w` says whether the byte is non-zero; the bits are summed in
+/// 8-bit lanes (at most 255 words at a time), then across the lanes.
+inline std::size_t count_set_bytes(const unsigned char* p, std::size_t b, std::size_t e) {
+  constexpr std::uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+  constexpr std::uint64_t ones = 0x0101010101010101ull;
+  std::size_t count = 0;
+  std::size_t i = b;
+  while (i + 8 <= e) {
+    const std::size_t words = (e - i) / 8 < 255 ? (e - i) / 8 : 255;
+    std::uint64_t lanes = 0;
+    for (std::size_t k = 0; k < words; ++k, i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      lanes += ((((w & low7) + low7) | w) >> 7) & ones;
+    }
+    const std::uint64_t pairs =
+        (lanes & 0x00ff00ff00ff00ffull) + ((lanes >> 8) & 0x00ff00ff00ff00ffull);
+    count += static_cast<std::size_t>((pairs * 0x0001000100010001ull) >> 48);
+  }
+  for (; i < e; ++i) count += p[i] != 0 ? 1 : 0;
+  return count;
+}
+
+/// \brief The heads marked by one-byte flags (`flags[i] != 0`), and element 0.
+template <class Flag>
+class flag_heads {
+  static_assert(sizeof(Flag) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+
+ public:
+  /// \brief The heads of `flags`, whose element 0 starts the sequence.
+  explicit flag_heads(std::span<const Flag> flags) noexcept
+      : bytes_(reinterpret_cast<const unsigned char*>(flags.data())), size_(flags.size()) {}
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  bool operator[](std::size_t i) const noexcept { return offset_ + i == 0 || bytes_[i] != 0; }
+  bool inner(std::size_t i) const noexcept { return bytes_[i] != 0; }
+  std::size_t count(std::size_t b, std::size_t e) const noexcept {
+    if (b >= e) return 0;
+    const bool zero = offset_ + b == 0 && bytes_[0] == 0;  // element 0 without its flag set
+    return count_set_bytes(bytes_, b, e) + (zero ? 1 : 0);
+  }
+  std::size_t next(std::size_t b, std::size_t e) const noexcept {
+    if (b < e && offset_ + b == 0) return b;
+    return first_set_byte(bytes_, b, e);
+  }
+  flag_heads subspan(std::size_t offset, std::size_t count = std::dynamic_extent) const noexcept {
+    const std::size_t c = count == std::dynamic_extent ? size_ - offset : count;
+    return flag_heads(bytes_ + offset, c, offset_ + offset);
+  }
+  flag_heads first(std::size_t count) const noexcept { return subspan(0, count); }
+
+ private:
+  flag_heads(const unsigned char* bytes, std::size_t size, std::size_t offset) noexcept
+      : bytes_(bytes), size_(size), offset_(offset) {}
+  const unsigned char* bytes_;
+  std::size_t size_;
+  std::size_t offset_ = 0;  // where bytes_[0] sits in the sequence
+};
+
+/// \brief The heads of runs of equal keys: element i > 0 is a head when
+/// `!(keys[i] == keys[i - 1])`.
+template <class Key>
+class key_heads {
+ public:
+  /// \brief The run heads of `keys`, whose element 0 starts the sequence.
+  explicit key_heads(std::span<const Key> keys) noexcept : keys_(keys.data()), size_(keys.size()) {}
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  /// Reads the key before a subview's element 0, which the whole sequence holds.
+  bool operator[](std::size_t i) const { return offset_ + i == 0 || inner(i); }
+  bool inner(std::size_t i) const { return !(keys_[i] == keys_[i - 1]); }
+  std::size_t count(std::size_t b, std::size_t e) const {
+    if (b >= e) return 0;
+    std::size_t c = 0;
+    std::size_t i = b;
+    if (offset_ + i == 0) c = 1, ++i;
+    for (; i < e; ++i) c += keys_[i] == keys_[i - 1] ? 0 : 1;  // vectorizes for arithmetic keys
+    return c;
+  }
+  std::size_t next(std::size_t b, std::size_t e) const {
+    std::size_t i = b;
+    if (i < e && offset_ + i == 0) return i;
+    // Whole chunks with one test each (the inner loop vectorizes for arithmetic keys), then
+    // the chunk that holds the head element by element.
+    constexpr std::size_t chunk = 16;
+    for (; i + chunk <= e; i += chunk) {
+      bool differ = false;
+      for (std::size_t j = 0; j < chunk; ++j) differ |= !(keys_[i + j] == keys_[i + j - 1]);
+      if (differ) break;
+    }
+    while (i < e && keys_[i] == keys_[i - 1]) ++i;
+    return i;
+  }
+  key_heads subspan(std::size_t offset, std::size_t count = std::dynamic_extent) const noexcept {
+    const std::size_t c = count == std::dynamic_extent ? size_ - offset : count;
+    return key_heads(keys_ + offset, c, offset_ + offset);
+  }
+  key_heads first(std::size_t count) const noexcept { return subspan(0, count); }
+
+ private:
+  key_heads(const Key* keys, std::size_t size, std::size_t offset) noexcept
+      : keys_(keys), size_(size), offset_(offset) {}
+  const Key* keys_;
+  std::size_t size_;
+  std::size_t offset_ = 0;  // where keys_[0] sits in the sequence
+};
+
+}  // namespace parprim::detail

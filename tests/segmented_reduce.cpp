@@ -1,0 +1,168 @@
+/// \file
+/// \brief parprim::segmented_reduce, head flags and CSR offsets, on every backend of
+/// support/backends.hpp and every policy it lists: the per-segment cases of support/cases.hpp,
+/// every size of harness.hpp, head flags at every segment density (none, every element, random
+/// 1/3 and 1/1000, one flag on the last element, one-element segments at both ends); offsets
+/// from the same segments with empty ones added (before the first element, after the last, in
+/// between), as int32 and as size_t. Outputs poisoned and guarded, exactly as large as the
+/// number of segments or larger (the rest must stay untouched), compared whole with the
+/// reference of harness.hpp (seed printed on failure).
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "support/backends.hpp"
+#include "support/cases.hpp"
+#include "support/harness.hpp"
+
+namespace parprim_test {
+namespace {
+
+/// The head-flag form, with an output of `room` >= k elements.
+template <class B, class Case, class Policy>
+void check_flags(const named_policy<Policy>& p, std::span<const typename Case::in_t> host_in,
+                 std::span<const std::uint8_t> host_flags, typename Case::acc_t init,
+                 const std::vector<std::size_t>& begins, std::size_t room) {
+  using In = typename Case::in_t;
+  using Acc = typename Case::acc_t;
+  SCOPED_TRACE("head flags, out of " + std::to_string(room) + " elements");
+  const auto want = reference<Case>::segments(host_in, begins, &init, room);
+  typename B::template buffer<In> in(host_in);
+  typename B::template buffer<std::uint8_t> flags(host_flags);
+  typename B::template buffer<Acc> out(room, byte_pattern<Acc>(poison_byte));
+  const std::size_t k = parprim::segmented_reduce(p.policy, std::span<const In>(in.range()),
+                                                  std::span<const std::uint8_t>(flags.range()),
+                                                  out.range(), init, typename Case::op_t{});
+  ASSERT_EQ(k, begins.size() - 1) << "number of segments";
+  ASSERT_TRUE(matches(want, out.read_all()));
+  ASSERT_TRUE(unchanged(in.read_all(), host_in)) << "the input changed";
+  ASSERT_TRUE(unchanged(flags.read_all(), host_flags)) << "the flags changed";
+}
+
+/// The offsets form, offsets of type I.
+template <class B, class Case, class I, class Policy>
+void check_offsets(const named_policy<Policy>& p, std::span<const typename Case::in_t> host_in,
+                   const std::vector<I>& host_offsets, typename Case::acc_t init) {
+  using In = typename Case::in_t;
+  using Acc = typename Case::acc_t;
+  SCOPED_TRACE("offsets (" + std::to_string(host_offsets.size() - 1) + " segments, " +
+               std::to_string(sizeof(I)) + "-byte)");
+  const std::vector<std::size_t> begins(host_offsets.begin(), host_offsets.end());
+  const std::size_t k = begins.size() - 1;
+  const auto want = reference<Case>::segments(host_in, begins, &init, k);
+  typename B::template buffer<In> in(host_in);
+  typename B::template buffer<I> offsets(host_offsets);
+  typename B::template buffer<Acc> out(k, byte_pattern<Acc>(poison_byte));
+  parprim::segmented_reduce(p.policy, std::span<const In>(in.range()),
+                            parprim::offsets(std::span<const I>(offsets.range())), out.range(),
+                            init, typename Case::op_t{});
+  ASSERT_TRUE(matches(want, out.read_all()));
+  ASSERT_TRUE(unchanged(in.read_all(), host_in)) << "the input changed";
+  ASSERT_TRUE(unchanged(offsets.read_all(), std::span<const I>(host_offsets)))
+      << "the offsets changed";
+}
+
+template <class B, class Case>
+void run_segmented_reduce(const std::vector<std::size_t>& sizes, bool large) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::size_t size_index = 0;
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    rng_t r = make_rng(seed, n);
+    const auto input = make_input<Case>(r, n);
+    const auto init = Case::init(r);
+    constexpr std::size_t densities = std::size(segment_densities);
+    for (std::size_t di = 0; di < densities; ++di) {
+      const density d = segment_densities[di];
+      SCOPED_TRACE(std::string("segments: ") + density_name(d));
+      rng_t fr = make_rng(seed, n, 1 + di);
+      const auto flags = make_flags(fr, n, d);
+      const auto begins = segment_begins(flags);
+      const auto offsets32 = with_empty_segments<std::int32_t>(fr, begins, 0);
+      const auto offsets_wide = with_empty_segments<std::size_t>(fr, begins, 1 + n % 5);
+      const auto list = [&] { return large ? B::large_policies() : B::policies(); };
+      const std::size_t policies = list().size();
+      for_each_policy<B>(
+          list,
+          [&](const auto& p, std::size_t i) {
+            if (!runs_policy(large, size_index, i, policies)) return;
+            if (!runs_variant(n, size_index, i, di, densities)) return;
+            const std::size_t k = begins.size() - 1;
+            check_flags<B, Case>(p, input, flags, init, begins, k);
+            if (::testing::Test::HasFatalFailure()) return;
+            if (runs_variant(n, size_index + di, i, 0, 2)) {
+              check_flags<B, Case>(p, input, flags, init, begins, k + 3);
+              if (::testing::Test::HasFatalFailure()) return;
+              check_offsets<B, Case>(p, input, offsets32, init);
+            } else {
+              check_offsets<B, Case>(p, input, offsets_wide, init);
+            }
+          },
+          n);
+      if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
+    }
+    ++size_index;
+  }
+}
+
+template <class B>
+class SegmentedReduce : public ::testing::Test {};
+TYPED_TEST_SUITE(SegmentedReduce, backends);
+template <class B>
+class SegmentedReduceLarge : public ::testing::Test {};
+TYPED_TEST_SUITE(SegmentedReduceLarge, backends);
+
+#define PARPRIM_SEGMENTED_REDUCE_TESTS(C)                            \
+  TYPED_TEST(SegmentedReduce, C) {                                   \
+    run_segmented_reduce<TypeParam, cases::C>(small_sizes(), false); \
+  }
+PARPRIM_TEST_CASES_SEGMENTS(PARPRIM_SEGMENTED_REDUCE_TESTS)
+
+#define PARPRIM_SEGMENTED_REDUCE_LARGE_TESTS(C)                             \
+  TYPED_TEST(SegmentedReduceLarge, C) {                                     \
+    run_segmented_reduce<TypeParam, cases::C>(segment_large_sizes(), true); \
+  }
+PARPRIM_TEST_CASES_SEGMENTS_LARGE(PARPRIM_SEGMENTED_REDUCE_LARGE_TESTS)
+
+// The documented examples; flags that are the input bytes themselves (flags may overlap the
+// input, not the output); offsets given as a std::vector<long> and as an array.
+TYPED_TEST(SegmentedReduce, DocumentedExamples) {
+  for_each_policy<TypeParam>(
+      [] { return TypeParam::policies(); },
+      [](const auto& p) {
+        const std::vector<int> v = {1, 2, 3, 4, 5};
+        const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
+        std::vector<long> sums(v.size(), -1);
+        EXPECT_EQ(parprim::segmented_reduce(p.policy, v, f, sums, 0L, parprim::plus{}), 2u);
+        EXPECT_EQ(sums, (std::vector<long>{3, 12, -1, -1, -1}));
+
+        const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
+        std::vector<int> out(bytes.size(), -1);
+        EXPECT_EQ(parprim::segmented_reduce(p.policy, bytes, bytes, out, 100, parprim::plus{}), 5u);
+        EXPECT_EQ(out, (std::vector<int>{100, 102, 103, 101, 109, -1, -1, -1}));
+
+        const std::vector<double> values = {1, 2, 3, 4, 5, 6};
+        const std::vector<long> row_ptr = {0, 2, 2, 6};
+        std::vector<double> row_sum(3, -1.0);
+        parprim::segmented_reduce(p.policy, values, parprim::offsets(row_ptr), row_sum, 0.0,
+                                  parprim::plus{});
+        EXPECT_EQ(row_sum, (std::vector<double>{3, 0, 18}));
+        const int ends[] = {0, 0, 6};
+        double two[2] = {-1, -1};
+        parprim::segmented_reduce(p.policy, values, parprim::offsets(ends), two, 1.0,
+                                  parprim::multiplies{});
+        EXPECT_EQ(two[0], 1.0);
+        EXPECT_EQ(two[1], 720.0);
+      });
+}
+
+}  // namespace
+}  // namespace parprim_test
