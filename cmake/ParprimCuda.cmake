@@ -33,7 +33,14 @@ add_library(parprim_cuda STATIC
   src/cuda/scan_int64.cu
   src/cuda/scan_uint64.cu
   src/cuda/scan_float.cu
-  src/cuda/scan_double.cu)
+  src/cuda/scan_double.cu
+  src/cuda/segments.cu
+  src/cuda/segments_int32.cu
+  src/cuda/segments_uint32.cu
+  src/cuda/segments_int64.cu
+  src/cuda/segments_uint64.cu
+  src/cuda/segments_float.cu
+  src/cuda/segments_double.cu)
 add_library(parprim::cuda ALIAS parprim_cuda)
 set_target_properties(parprim_cuda PROPERTIES
   EXPORT_NAME cuda

@@ -14,6 +14,7 @@
 /// (the cooperative pieces the rungs share).
 
 #include <parprim/backends/cuda/device_buffer.hpp>
+#include <parprim/backends/cuda/per_segment.hpp>
 #include <parprim/backends/cuda/reduce.hpp>
 #include <parprim/backends/cuda/scan.hpp>
 #include <parprim/backends/cuda/segmented_scan.hpp>

@@ -70,6 +70,13 @@ struct rotated_inputs {
   std::int64_t sum = 0;
 };
 
+/// \brief How many identical input buffers of `bytes` each the benchmarks rotate over: together
+/// at least 3 x 60 MB (so no input comes out of L2), at least 2, at most 64.
+inline std::size_t rotation_count(std::size_t bytes) {
+  const std::size_t count = (std::size_t(180) << 20) / bytes + 1;
+  return count < 2 ? 2 : (count > 64 ? 64 : count);
+}
+
 /// \brief The inputs for (T, n), made on first use; the previous (T', n') set is freed first,
 /// so only one set is alive (filling on the GPU is fast next to the timed runs).
 /// Instantiated for int32, float, double in inputs.cu.
@@ -127,6 +134,11 @@ void run_reduce(benchmark::State& state, std::size_t n, Call call) {
 
 /// \brief Registers `name/n:<N>/manual_time` for every size with the common settings.
 void add(const std::string& name, std::function<void(benchmark::State&, std::size_t)> fn);
+
+/// \brief Registers `name/n:<N>/manual_time` for one size with the settings of `add`, for files
+/// that register (size, input set) outermost and competitor innermost.
+void register_one(const std::string& name, std::size_t n,
+                  std::function<void(benchmark::State&)> fn);
 
 /// \brief Runs `f` during static initialisation (one registrar per .cpp/.cu file).
 template <class F>

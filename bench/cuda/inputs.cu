@@ -86,10 +86,8 @@ const rotated_inputs<T>& inputs_for(std::size_t n) {
   live_set& l = live();
   if (l.key != key) {
     l.release();
-    // At least 3 x 60 MB in all, at least 2 buffers, at most 64.
     const std::size_t bytes = n * sizeof(T);
-    std::size_t count = (std::size_t(180) << 20) / bytes + 1;
-    count = count < 2 ? 2 : (count > 64 ? 64 : count);
+    const std::size_t count = rotation_count(bytes);
     auto in = std::make_shared<rotated_inputs<T>>();
     in->n = n;
     for (std::size_t k = 0; k < count; ++k) {
@@ -118,16 +116,21 @@ template const rotated_inputs<std::int32_t>& inputs_for<std::int32_t>(std::size_
 template const rotated_inputs<float>& inputs_for<float>(std::size_t);
 template const rotated_inputs<double>& inputs_for<double>(std::size_t);
 
+void register_one(const std::string& name, std::size_t n,
+                  std::function<void(benchmark::State&)> fn) {
+  benchmark::RegisterBenchmark((name + "/n:" + std::to_string(n)).c_str(),
+                               [fn](benchmark::State& s) { fn(s); })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->MinTime(0.05)
+      ->Repetitions(5)
+      ->ReportAggregatesOnly(true);
+}
+
 void add(const std::string& name, std::function<void(benchmark::State&, std::size_t)> fn) {
   for (std::int64_t n : sizes()) {
-    benchmark::RegisterBenchmark(
-        (name + "/n:" + std::to_string(n)).c_str(),
-        [fn, n](benchmark::State& s) { fn(s, static_cast<std::size_t>(n)); })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond)
-        ->MinTime(0.05)
-        ->Repetitions(5)
-        ->ReportAggregatesOnly(true);
+    const auto size = static_cast<std::size_t>(n);
+    register_one(name, size, [fn, size](benchmark::State& s) { fn(s, size); });
   }
 }
 

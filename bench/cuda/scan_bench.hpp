@@ -19,6 +19,8 @@
 ///                 cuda_k6_tma_staged_look_back (one-byte head flags), cub_inclusive_sum_by_key
 ///                 (DeviceScan::InclusiveSumByKey), thrust_inclusive_scan_by_key (int32 keys = the
 ///                 inclusive scan of the same flags, made outside the timed region);
+///                 cuda_inclusive_scan_by_key (parprim::inclusive_scan_by_key on those keys) for
+///                 int32 at seg:1024 only;
 ///                 cuda_k1_kogge_stone, cuda_k2_brent_kung, cuda_k3_coarsened_three_phase at
 ///                 seg:1024 only
 ///     L: 32, 1024, 65536 (every L-th element is a head), random (heads drawn with
@@ -43,7 +45,7 @@
 /// Counters: bytes_per_second = GB/s of VALUES read (n * sizeof(T): the targets in docs/kernels.md
 /// are in this unit; flags and keys are not counted), items_per_second = elements/s, and `traffic`
 /// = the least bytes the competitor must move per second: values read + output written, plus n
-/// one-byte flags (parprim segmented) or n four-byte keys (by-key anchors).
+/// one-byte flags (parprim segmented) or n four-byte keys (the by-key rows).
 
 #include <cuda_runtime_api.h>
 
@@ -137,8 +139,7 @@ void run_scan(benchmark::State& state, const scan_setup& s, Call call) {
   const std::size_t n = s.n;
   // Memory: the rotated values (as inputs_for makes them), the output, flags and keys.
   const std::size_t value_bytes = n * sizeof(T);
-  std::size_t copies = (std::size_t(180) << 20) / value_bytes + 1;
-  copies = copies < 2 ? 2 : (copies > 64 ? 64 : copies);
+  const std::size_t copies = rotation_count(value_bytes);
   const std::size_t need =
       copies * value_bytes + value_bytes +
       (s.segmented ? copies * n * (1 + (s.keys ? sizeof(std::int32_t) : 0)) : 0);

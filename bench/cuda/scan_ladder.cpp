@@ -20,23 +20,14 @@
 namespace parprim_bench::cuda {
 namespace {
 
-/// \brief Registers `name/n:<N>/manual_time` with the settings of cuda_bench.hpp's `add`.
-void register_one(const std::string& name, std::size_t n,
-                  std::function<void(benchmark::State&)> fn) {
-  benchmark::RegisterBenchmark((name + "/n:" + std::to_string(n)).c_str(),
-                               [fn](benchmark::State& s) { fn(s); })
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond)
-      ->MinTime(0.05)
-      ->Repetitions(5)
-      ->ReportAggregatesOnly(true);
-}
-
 /// \brief The segment lengths (0: random, mean 1024).
 constexpr std::size_t segment_lengths[] = {32, 1024, 65536, 0};
 /// \brief Rungs 1-3 are measured on segmented scans at this length only (they rank there as
 /// on plain scans; all four lengths would add a minute to the run).
 constexpr std::size_t slow_rung_segment_length = 1024;
+/// \brief parprim::inclusive_scan_by_key (int32) is measured at this length, on the keys of the
+/// CUB InclusiveSumByKey row beside it (segments_bench.hpp lists it).
+constexpr std::size_t by_key_segment_length = 1024;
 
 template <class Policy>
 std::string rung_competitor(const Policy&) {
@@ -156,6 +147,19 @@ void register_for(std::size_t n) {
                            parprim::device_span<T>(a.out, a.n), parprim::plus{});
                      });
                    });
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+      if (length == by_key_segment_length)
+        register_one("segmented_scan/inclusive/cuda_inclusive_scan_by_key" + suffix, n,
+                     [keys](benchmark::State& st) {
+                       run_scan<T>(st, keys, [](const scan_args<T>& a) {
+                         parprim::inclusive_scan_by_key(
+                             parprim::cuda.on(bench_stream()),
+                             parprim::device_span<const std::int32_t>(a.keys, a.n),
+                             parprim::device_span<const T>(a.x, a.n),
+                             parprim::device_span<T>(a.out, a.n), parprim::plus{});
+                       });
+                     });
+    }
     register_one(
         "segmented_scan/inclusive/cub_inclusive_sum_by_key" + suffix, n,
         [keys](benchmark::State& st) { run_scan<T>(st, keys, &cub_inclusive_sum_by_key<T>); });

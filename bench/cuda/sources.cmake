@@ -15,4 +15,7 @@ set(parprim_cuda_bench_sources
   # scans and segmented scans (names and method: scan_bench.hpp)
   ${CMAKE_CURRENT_LIST_DIR}/scan_inputs.cu
   ${CMAKE_CURRENT_LIST_DIR}/scan_ladder.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/scan_cub_thrust.cu)
+  ${CMAKE_CURRENT_LIST_DIR}/scan_cub_thrust.cu
+  # segmented_reduce, reduce_by_key (names and method: segments_bench.hpp)
+  ${CMAKE_CURRENT_LIST_DIR}/segments.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/segments_cub.cu)

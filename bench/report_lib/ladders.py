@@ -4,14 +4,19 @@ copy roof, the step speedup (previous rung's time / this one's) and the cumulati
 their speedup over the first rung, and the copy roof.
 
 Rungs are the competitors named cuda_k<N>_<name>, ordered by N, whatever N the input holds;
-a primitive with GPU results but no rungs still gets its table of GPU competitors. Device-time
-variants (`_device`) get a second table when present.
+a primitive with GPU results but no rungs still gets its table of GPU competitors (the
+per-segment calls: parprim's rows and the CUB anchors, each with its % of the copy roof).
+Device-time variants (`_device`) get a second table when present.
 """
 
 from __future__ import annotations
 
 from . import fmt
 from .bandwidth import PRIMITIVES, input_share, percent_of_roof, roof_for, roofs
+
+# The primitives with a GPU table: those of the bandwidth plots, then the per-segment calls
+# (bench/cuda/segments_bench.hpp; their traffic counters give the % of the copy roof).
+GPU_PRIMITIVES = PRIMITIVES + ("segmented_reduce", "reduce_by_key")
 
 
 def _rows(entries: list, roof) -> tuple:
@@ -43,12 +48,12 @@ def _rows(entries: list, roof) -> tuple:
 def collect(results: list, preferred_n: int) -> list:
     """One dict per (primitive, type, segments) with GPU results: the ladder at preferred_n
     (or the largest size measured), synchronous and, when measured, device time."""
-    gpu = [r for r in results if not r.group and r.is_gpu and r.primitive in PRIMITIVES
+    gpu = [r for r in results if not r.group and r.is_gpu and r.primitive in GPU_PRIMITIVES
            and r.n > 0]
     keys = sorted({(r.panel, r.type, r.segment_rank, r.segments_label) for r in gpu},
-                  key=lambda k: (PRIMITIVES.index(k[0].split(" ")[0]), k[0],
+                  key=lambda k: (GPU_PRIMITIVES.index(k[0].split(" ")[0]), k[0],
                                  ("int32", "float32", "float64").index(k[1])
-                                 if k[1] in ("int32", "float32", "float64") else 9, k[2]))
+                                 if k[1] in ("int32", "float32", "float64") else 9, k[2], k[3]))
     out = []
     for panel, type_, _, segments in keys:
         mine = [r for r in gpu if (r.panel, r.type, r.segments_label) == (panel, type_, segments)]

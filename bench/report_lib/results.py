@@ -6,6 +6,8 @@ Name schemes (bench/common.hpp, bench/cuda/cuda_bench.hpp, bench/mpi/bench_mpi.c
   reduce/<competitor>[_device]/<type>/n:<N>/.../manual_time                         CUDA reduce
   scan/<inclusive|exclusive>/<competitor>/<type>/n:<N>/.../manual_time              CUDA scan
   segmented_scan/inclusive/<competitor>/<type>/seg:<L>/n:<N>/.../manual_time        CUDA seg.
+  segmented_reduce/<competitor>/<type>/seg:<L|n|mixed>/n:<N>/.../manual_time       CUDA per
+  reduce_by_key/<competitor>/<type>/seg:<L>/n:<N>/.../manual_time                   segment
   roof/<copy|read|cuda_copy_d2d[_device]>/<type>/[threads:<T>/]n:<N>/...            roofs
   mpi/<primitive>/<competitor>/<type>[/heads:1inK]/<strong|weak>/ranks:<p>/n:<N>/...  MPI
   mpi/latency/<collective>/<type>/ranks:<p>/n:1/...                                 MPI latency
@@ -89,6 +91,8 @@ class Result:
     def segments_label(self) -> str:
         if "seg" in self.params:
             seg = self.params["seg"]
+            if seg == "n":
+                return "one segment of n"
             return f"segments of {seg}" if isinstance(seg, int) else f"{seg} segments"
         if "heads" in self.params:
             return f"heads 1/{self.segment_length}"

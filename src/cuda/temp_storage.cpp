@@ -219,6 +219,55 @@ void call_scratch::finished_cleanly() noexcept {
   if (lease_) lease_->finished_cleanly();
 }
 
+namespace {
+/// The library's stream-ordered pools, one per device, made on first use: allocations stay
+/// reserved between calls (release threshold: all), until release_cache trims them.
+struct pool_registry {
+  std::mutex mutex;
+  std::map<int, cudaMemPool_t> pools;
+};
+pool_registry& the_pools() {
+  static pool_registry* r = new pool_registry;  // never destroyed: used until exit
+  return *r;
+}
+cudaMemPool_t library_pool(int device) {
+  pool_registry& r = the_pools();
+  const std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.pools.find(device);
+  if (it != r.pools.end()) return it->second;
+  cudaMemPoolProps props = {};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool = nullptr;
+  PARPRIM_CUDA_CHECK(cudaMemPoolCreate(&pool, &props));
+  std::uint64_t keep_all = UINT64_MAX;
+  PARPRIM_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  r.pools.emplace(device, pool);
+  return pool;
+}
+}  // namespace
+
+temp_block::temp_block(int device, CUstream_st* stream, cuda_memory_resource* memory,
+                       std::size_t bytes)
+    : memory_(memory), stream_(stream), bytes_(bytes < 256 ? 256 : bytes) {
+  if (memory_ != nullptr) {
+    p_ = memory_->allocate(bytes_, stream_);
+  } else {
+    if (device < 0) PARPRIM_CUDA_CHECK(cudaGetDevice(&device));
+    PARPRIM_CUDA_CHECK(cudaMallocFromPoolAsync(&p_, bytes_, library_pool(device),
+                                               static_cast<cudaStream_t>(stream_)));
+  }
+}
+
+temp_block::~temp_block() {
+  if (p_ == nullptr) return;
+  if (memory_ != nullptr)
+    memory_->deallocate(p_, bytes_, stream_);
+  else
+    (void)cudaFreeAsync(p_, static_cast<cudaStream_t>(stream_));
+}
+
 void release_cache() {
   registry& r = the_registry();
   const std::lock_guard<std::mutex> lock(r.mutex);
@@ -246,6 +295,14 @@ void release_cache() {
   }
   (void)cudaSetDevice(current);
   PARPRIM_CUDA_CHECK(first);
+  pool_registry& p = the_pools();
+  const std::lock_guard<std::mutex> pool_lock(p.mutex);
+  for (auto& [device, pool] : p.pools) {
+    PARPRIM_CUDA_CHECK(cudaSetDevice(device));
+    PARPRIM_CUDA_CHECK(cudaDeviceSynchronize());  // frees enqueued on streams have run
+    PARPRIM_CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  }
+  PARPRIM_CUDA_CHECK(cudaSetDevice(current));
 }
 
 std::size_t cached_bytes() {
@@ -256,6 +313,13 @@ std::size_t cached_bytes() {
     const std::lock_guard<std::mutex> entry_lock(entry->mutex);
     total +=
         entry->scratch_bytes + entry->status_words * sizeof(unsigned) + (entry->ticket ? 256 : 0);
+  }
+  pool_registry& p = the_pools();
+  const std::lock_guard<std::mutex> pool_lock(p.mutex);
+  for (auto& [device, pool] : p.pools) {
+    std::uint64_t reserved = 0;
+    PARPRIM_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    total += static_cast<std::size_t>(reserved);
   }
   return total;
 }

@@ -118,6 +118,28 @@ class call_scratch {
   void* result_ = nullptr;
 };
 
+/// \brief Device memory a call holds beside the cache, for the length of the call (stream
+/// order): temporaries that stay alive while the call runs another primitive, which leases the
+/// cache entry of the stream itself. From the policy's memory resource, or else from the
+/// library's stream-ordered pool of the device, which keeps what it allocated between calls
+/// (cuda_release_cached_memory trims it). Given back on the stream when destroyed.
+class temp_block {
+ public:
+  /// \param device  where the pool is (-1: the current device)
+  /// \throws parprim::cuda_error, or what the resource throws
+  temp_block(int device, CUstream_st* stream, cuda_memory_resource* memory, std::size_t bytes);
+  ~temp_block();
+  temp_block(const temp_block&) = delete;
+  temp_block& operator=(const temp_block&) = delete;
+  void* get() const noexcept { return p_; }
+
+ private:
+  cuda_memory_resource* memory_;
+  CUstream_st* stream_;
+  std::size_t bytes_;
+  void* p_ = nullptr;
+};
+
 /// \brief parprim::cuda_release_cached_memory: frees every entry's memory (the entries stay).
 void release_cache();
 /// \brief parprim::cuda_cached_memory_bytes.

@@ -11,9 +11,9 @@
 ///   const Heads* heads, bool exclusive, Store store)` computes the scan of elements [b, e) from
 ///   `*carry` (null: nothing before), restarting from `*reset` (null: nothing) at each element
 ///   k where `(*heads)[k]` is true when `heads` is not null (a span of one-byte flags or a head
-///   view, detail/heads.hpp, indexed by position in the whole sequence), and hands the outputs to `store(k, const Out* values,
-///   count)` (outputs k .. k + count - 1) a piece at a time, after reading those elements: the
-///   backend stores them (streaming stores, ...).
+///   view, detail/heads.hpp, indexed by position in the whole sequence), and hands the outputs to
+///   `store(k, const Out* values, count)` (outputs k .. k + count - 1) a piece at a time, after
+///   reading those elements: the backend stores them (streaming stores, ...).
 /// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
 /// carries in `accumulator_t<Op, Out>`; for every other operator that is `Out` and the
 /// backend's own loops run, unchanged.

@@ -232,24 +232,6 @@ constexpr bool check_init() {
   }
 }
 
-/// \brief The backend of a per-segment call (segmented_reduce, reduce_by_key, the scans by key)
-/// is compiled into this translation unit; on parprim::cuda, which has none yet, the message
-/// says so instead of naming a target.
-template <class P, class Impl>
-constexpr bool check_per_segment_backend() {
-  if constexpr (backend_available<Impl>) {
-    return true;
-  } else if constexpr (policy_traits<std::remove_cvref_t<P>>::kind == policy_kind::cuda) {
-    static_assert(always_false_v<P>,
-                  "parprim: segmented_reduce, reduce_by_key, inclusive_scan_by_key and "
-                  "exclusive_scan_by_key are not available with parprim::cuda yet: run them "
-                  "with parprim::seq, parprim::omp or parprim::mpi(comm) on host memory");
-    return false;
-  } else {
-    return check_backend<P, Impl>();
-  }
-}
-
 // --- one chain per call shape --------------------------------------------------------------
 
 /// \brief reduce(policy, in, T init, op). Each check is reached only when the ones before it
@@ -367,7 +349,7 @@ constexpr bool segmented_reduce_call_ok() {
     return false;
   else if constexpr (!check_output<P, Out>())
     return false;
-  else if constexpr (!check_per_segment_backend<P, Impl>())
+  else if constexpr (!check_backend<P, Impl>())
     return false;
   else if constexpr (!check_init<Init, input_value_t<Out>>())
     return false;
@@ -387,7 +369,7 @@ constexpr bool offsets_reduce_call_ok() {
     return false;
   else if constexpr (!check_output<P, Out>())
     return false;
-  else if constexpr (!check_per_segment_backend<P, Impl>())
+  else if constexpr (!check_backend<P, Impl>())
     return false;
   else if constexpr (!check_init<Init, input_value_t<Out>>())
     return false;
@@ -408,7 +390,7 @@ constexpr bool reduce_by_key_call_ok() {
     return false;
   else if constexpr (!check_output<P, Out>())
     return false;
-  else if constexpr (!check_per_segment_backend<P, Impl>())
+  else if constexpr (!check_backend<P, Impl>())
     return false;
   else
     return check_operator<input_value_t<In>, input_value_t<Out>, Op>();
@@ -425,7 +407,7 @@ constexpr bool scan_by_key_call_ok() {
     return false;
   else if constexpr (!check_output<P, Out>())
     return false;
-  else if constexpr (!check_per_segment_backend<P, Impl>())
+  else if constexpr (!check_backend<P, Impl>())
     return false;
   else if constexpr (!check_init<Init, input_value_t<Out>>())
     return false;

@@ -1,0 +1,157 @@
+#pragma once
+/// \file
+/// \brief The entry points of the CUDA per-segment calls (segmented_reduce, reduce_by_key, the
+/// scans by key), as plain C++: declarations, which combinations `parprim::cuda` precompiles,
+/// and `extern template` declarations of those. The definitions are in
+/// detail/segments_dispatch.cuh (kernels in kernels/segment_tiles.cuh), which only nvcc sees.
+///
+/// Temporaries come from `temp_block` (the policy's memory resource, or the library's pool), not
+/// from the per-stream cache, so a scan by key can hold its head flags while the segmented
+/// scan it runs leases the cache.
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+
+#include <parprim/backends/cuda/detail/reduce_entry.hpp>
+#include <parprim/backends/cuda/detail/scan_entry.hpp>
+
+namespace parprim::detail::cuda {
+
+class temp_block;
+
+/// \brief What the head-flag and key-run reductions learn before they write: the number of
+/// segments, and each tile's first segment number (device memory, kept for the reduction).
+class segment_plan {
+ public:
+  segment_plan(std::unique_ptr<temp_block> tile_base, std::size_t n, std::size_t segments);
+  segment_plan(segment_plan&&) noexcept;
+  segment_plan& operator=(segment_plan&&) noexcept;
+  ~segment_plan();
+  /// \return the number of segments (runs of equal keys)
+  std::size_t segments() const noexcept { return segments_; }
+  /// \return the elements it was made for
+  std::size_t size() const noexcept { return n_; }
+  /// \return each tile's first segment number (device memory)
+  const std::size_t* tile_base() const noexcept;
+
+ private:
+  std::unique_ptr<temp_block> tile_base_;
+  std::size_t n_ = 0;
+  std::size_t segments_ = 0;
+};
+
+/// \brief Counts the segments of n one-byte head flags (element 0 always starts one).
+/// Synchronises the stream. \throws parprim::cuda_error, parprim::invalid_argument
+segment_plan plan_flag_segments(const launch_options& options, const std::uint8_t* flags,
+                                std::size_t n);
+
+/// \brief Counts the runs of equal keys. Synchronises the stream.
+template <class K>
+segment_plan plan_key_segments(const launch_options& options, const K* keys, std::size_t n);
+
+/// \brief `out[s] = init op (segment s's elements in order)` for every segment of `plan`.
+template <class In, class T, class Op>
+void reduce_flag_segments(const launch_options& options, const segment_plan& plan, const In* in,
+                          const std::uint8_t* flags, T* out, T init, Op op);
+
+/// \brief reduce_by_key: `keys_out[s]`, `out[s]` = run s's first key and the fold of its elements.
+template <class K, class In, class T, class Op>
+void reduce_key_segments(const launch_options& options, const segment_plan& plan, const K* keys,
+                         const In* in, K* keys_out, T* out, Op op);
+
+/// \brief Throws parprim::invalid_argument (naming `fn`) unless the k + 1 offsets start at 0,
+/// end at n and never decrease. Synchronises the stream.
+template <class I>
+void check_segment_offsets(const launch_options& options, const I* begins, std::size_t k,
+                           std::size_t n, const char* fn);
+
+/// \brief `out[s]` = `init op` the elements [begins[s], begins[s + 1]) in order (`init` for an
+/// empty segment), for the k segments of checked offsets.
+template <class I, class In, class T, class Op>
+void reduce_offset_segments(const launch_options& options, const In* in, std::size_t n,
+                            const I* begins, std::size_t k, T* out, T init, Op op);
+
+/// \brief Enqueues the one-byte head flags of the runs of equal keys (for the scans by key,
+/// which then run the segmented scan on them).
+template <class K>
+void enqueue_key_run_flags(const launch_options& options, const K* keys, std::size_t n,
+                           std::uint8_t* flags);
+
+/// \brief Whether libparprim_cuda holds the per-segment calls for these types: values as for
+/// reduce; keys and offsets of `Index` = int32_t, int64_t or uint64_t.
+template <class Index>
+inline constexpr bool precompiled_segment_index_v =
+    std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t> ||
+    std::is_same_v<Index, std::uint64_t>;
+template <class Index, class In, class T, class Op>
+inline constexpr bool precompiled_segments_v =
+    precompiled_segment_index_v<Index>&& precompiled_reduce_v<In, T, Op>;
+
+}  // namespace parprim::detail::cuda
+
+/// \brief X(I) for every precompiled key and offset type.
+#define PARPRIM_CUDA_SEGMENTS_FOR_INDEX_TYPES(X) \
+  X(std::int32_t)                                \
+  X(std::int64_t)                                \
+  X(std::uint64_t)
+/// \brief X(T, Op) for every precompiled operator of one value type.
+#define PARPRIM_CUDA_SEGMENTS_FOR_OPS(X, T) \
+  X(T, ::parprim::plus)                     \
+  X(T, ::parprim::minimum)                  \
+  X(T, ::parprim::maximum)
+
+#define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)           \
+  void parprim::detail::cuda::reduce_flag_segments<T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&,         \
+      const ::parprim::detail::cuda::segment_plan&, const T*, const std::uint8_t*, T*, T, Op)
+#define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)           \
+  void parprim::detail::cuda::reduce_key_segments<I, T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&,           \
+      const ::parprim::detail::cuda::segment_plan&, const I*, const T*, I*, T*, Op)
+#define PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, I)                               \
+  void parprim::detail::cuda::reduce_offset_segments<I, T, T, Op>(                     \
+      const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, const I*, \
+      std::size_t, T*, T, Op)
+#define PARPRIM_CUDA_SEGMENTS_EXTERN(T, Op)                                    \
+  extern template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
+  extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
+  extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
+  extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);   \
+  extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::int32_t); \
+  extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::int64_t); \
+  extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);
+#define PARPRIM_CUDA_SEGMENTS_INSTANTIATE(T, Op)                        \
+  template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
+  template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
+  template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
+  template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);   \
+  template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::int32_t); \
+  template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::int64_t); \
+  template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);
+#define PARPRIM_CUDA_INDEX_EXTERN(I)                                                          \
+  extern template ::parprim::detail::cuda::segment_plan                                       \
+  parprim::detail::cuda::plan_key_segments<I>(const ::parprim::detail::cuda::launch_options&, \
+                                              const I*, std::size_t);                         \
+  extern template void parprim::detail::cuda::check_segment_offsets<I>(                       \
+      const ::parprim::detail::cuda::launch_options&, const I*, std::size_t, std::size_t,     \
+      const char*);                                                                           \
+  extern template void parprim::detail::cuda::enqueue_key_run_flags<I>(                       \
+      const ::parprim::detail::cuda::launch_options&, const I*, std::size_t, std::uint8_t*);
+#define PARPRIM_CUDA_INDEX_INSTANTIATE(I)                                                     \
+  template ::parprim::detail::cuda::segment_plan parprim::detail::cuda::plan_key_segments<I>( \
+      const ::parprim::detail::cuda::launch_options&, const I*, std::size_t);                 \
+  template void parprim::detail::cuda::check_segment_offsets<I>(                              \
+      const ::parprim::detail::cuda::launch_options&, const I*, std::size_t, std::size_t,     \
+      const char*);                                                                           \
+  template void parprim::detail::cuda::enqueue_key_run_flags<I>(                              \
+      const ::parprim::detail::cuda::launch_options&, const I*, std::size_t, std::uint8_t*);
+
+PARPRIM_CUDA_SEGMENTS_FOR_INDEX_TYPES(PARPRIM_CUDA_INDEX_EXTERN)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, std::int32_t)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, std::uint32_t)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, std::int64_t)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, std::uint64_t)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, float)
+PARPRIM_CUDA_SEGMENTS_FOR_OPS(PARPRIM_CUDA_SEGMENTS_EXTERN, double)

@@ -1,0 +1,150 @@
+#pragma once
+/// \file
+/// \brief The CUDA per-segment calls: `segmented_reduce_impl`, `reduce_by_key_impl` and
+/// `scan_by_key_impl` for `basic_cuda_policy<R, S, Sync>` (dispatch.hpp states what each
+/// member does). The reductions cut the input into equal tiles whatever the segment lengths
+/// (kernels/segment_tiles.cuh); the scans by key make the runs' head flags in a temporary and
+/// run the segmented scan of rung `S`. Counting the segments (head flags, keys) and checking
+/// offsets wait for the GPU before anything is written; the rest follows the policy (`nosync`
+/// returns once enqueued). A plain C++ translation unit calls the combinations precompiled in
+/// `parprim::cuda` (built-in values and operators as for reduce; keys and offsets of int32_t,
+/// int64_t or uint64_t); others need nvcc.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <parprim/backends/cuda/detail/segments_entry.hpp>
+#include <parprim/backends/cuda/detail/temp_storage.hpp>
+#include <parprim/backends/cuda/scan.hpp>
+#include <parprim/cuda_policy.hpp>
+#include <parprim/detail/dispatch.hpp>
+#include <parprim/device_span.hpp>
+
+#if defined(__CUDACC__)
+#include <parprim/backends/cuda/detail/segments_dispatch.cuh>
+#endif
+
+namespace parprim::detail {
+
+/// \brief The compile-time requirements of the CUDA per-segment calls.
+template <class Index, class In, class T, class Op>
+constexpr void check_cuda_segment_types() {
+  check_cuda_scan_types<In, T, Op>();
+#if !defined(__CUDACC__)
+  static_assert(cuda::precompiled_segments_v<Index, In, T, Op>,
+                "parprim per-segment calls on parprim::cuda from a translation unit not compiled "
+                "by nvcc: only the combinations precompiled in the parprim::cuda library are "
+                "available here (element type = output type = int32_t, uint32_t, int64_t, "
+                "uint64_t, float or double with parprim::plus, minimum or maximum; keys and "
+                "offsets of int32_t, int64_t or uint64_t). For others, make this a .cu file.");
+#endif
+}
+
+/// \brief Whether this translation unit can count runs of keys of type K on the GPU.
+template <class K>
+inline constexpr bool cuda_segment_keys_available_v =
+#if defined(__CUDACC__)
+    true;
+#else
+    cuda::precompiled_segment_index_v<K>;
+#endif
+
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
+  using policy_type = basic_cuda_policy<R, S, Sync>;
+
+  template <class F>
+  static cuda::segment_plan plan_flags(const policy_type& policy, device_span<const F> flags) {
+    static_assert(sizeof(F) == 1, "parprim: head flags are one byte each (std::uint8_t)");
+    return cuda::plan_flag_segments(cuda::options_of(policy),
+                                    reinterpret_cast<const std::uint8_t*>(flags.data()),
+                                    flags.size());
+  }
+
+  template <class In, class F, class T, class Op>
+  static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
+                           device_span<const In> in, device_span<const F> flags, device_span<T> out,
+                           T init, Op op) {
+    check_cuda_segment_types<std::int32_t, In, T, Op>();
+    cuda::reduce_flag_segments<In, T, Op>(cuda::options_of(policy), plan, in.data(),
+                                          reinterpret_cast<const std::uint8_t*>(flags.data()),
+                                          out.data(), init, op);
+  }
+
+  template <class I>
+  static void check_offsets(const policy_type& policy, device_span<const I> offsets, std::size_t n,
+                            const char* fn) {
+    cuda::check_segment_offsets<I>(cuda::options_of(policy), offsets.data(), offsets.size() - 1, n,
+                                   fn);
+  }
+
+  template <class In, class I, class T, class Op>
+  static void reduce_offsets(const policy_type& policy, device_span<const In> in,
+                             device_span<const I> offsets, device_span<T> out, T init, Op op) {
+    check_cuda_segment_types<I, In, T, Op>();
+    cuda::reduce_offset_segments<I, In, T, Op>(cuda::options_of(policy), in.data(), in.size(),
+                                               offsets.data(), offsets.size() - 1, out.data(), init,
+                                               op);
+  }
+};
+
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
+  using policy_type = basic_cuda_policy<R, S, Sync>;
+
+  template <class K>
+  static cuda::segment_plan plan(const policy_type& policy, device_span<const K> keys) {
+    static_assert(cuda_segment_keys_available_v<K>,
+                  "parprim::reduce_by_key on parprim::cuda from a translation unit not compiled "
+                  "by nvcc: keys of int32_t, int64_t or uint64_t are precompiled; for other key "
+                  "types make this a .cu file");
+    return cuda::plan_key_segments<K>(cuda::options_of(policy), keys.data(), keys.size());
+  }
+
+  template <class K, class In, class KOut, class T, class Op>
+  static void reduce(const policy_type& policy, const cuda::segment_plan& plan,
+                     device_span<const K> keys, device_span<const In> in,
+                     device_span<KOut> keys_out, device_span<T> out, Op op) {
+    static_assert(std::is_same_v<K, KOut>,
+                  "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
+    check_cuda_segment_types<K, In, T, Op>();
+    cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), plan, keys.data(), in.data(),
+                                            keys_out.data(), out.data(), op);
+  }
+};
+
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
+  using policy_type = basic_cuda_policy<R, S, Sync>;
+
+  template <class K, class In, class T, class Op>
+  static void inclusive(const policy_type& policy, device_span<const K> keys,
+                        device_span<const In> in, device_span<T> out, Op op) {
+    run(policy, keys, in, out, cuda::scan_kind::inclusive, static_cast<const T*>(nullptr), op);
+  }
+
+  template <class K, class In, class T, class Op>
+  static void exclusive(const policy_type& policy, device_span<const K> keys,
+                        device_span<const In> in, device_span<T> out, T init, Op op) {
+    run(policy, keys, in, out, cuda::scan_kind::exclusive, &init, op);
+  }
+
+ private:
+  template <class K, class In, class T, class Op>
+  static void run(const policy_type& policy, device_span<const K> keys, device_span<const In> in,
+                  device_span<T> out, cuda::scan_kind kind, const T* init, Op op) {
+    check_cuda_segment_types<K, In, T, Op>();
+    const std::size_t n = in.size();
+    if (n == 0) return;
+    const cuda::launch_options options = cuda::options_of(policy);
+    // the flags live until the scan's work is done (freed in stream order after it)
+    cuda::temp_block flags(options.device, options.stream, options.memory, n);
+    auto* f = static_cast<std::uint8_t*>(flags.get());
+    cuda::enqueue_key_run_flags<K>(options, keys.data(), n, f);
+    cuda::segmented_scan<S, In, T, Op>(options, in.data(), f, out.data(), n, kind, init,
+                                       static_cast<const T*>(nullptr), op);
+  }
+};
+
+}  // namespace parprim::detail

@@ -1,0 +1,539 @@
+/// \file
+/// \brief The per-segment calls through parprim::cuda: segmented_reduce with head flags and
+/// with CSR offsets (int32 and uint64, empty segments added before the first element, after
+/// the last and between), reduce_by_key (int32 and int64 keys) and inclusive_scan_by_key /
+/// exclusive_scan_by_key (out of place and in place).
+///
+/// Cases: int32 plus, int64 plus, uint32 maximum, float plus (within the bound of
+/// tests/support/harness.hpp, which holds for any grouping), double minimum, int8 into int32
+/// plus, and a user type with a NON-commutative operator (affine maps on int64, exact), so the
+/// sequence order within each segment is checked. Sizes: the edges, the warp and block
+/// boundaries +-1, primes, 2^16 + 1 and 2^20 (and 2^24 + 3 for int32 plus); sizes above
+/// PARPRIM_CUDA_TEST_MAX_N are left out. Segments: every length 1, fixed lengths 32, 1024 and
+/// 65536, one segment (flags[0] 0 or set), random heads at densities 1/3 and 1/1000, one head on
+/// the last element, one-element segments at both ends, and power-law lengths
+/// floor(2^(17 U)). Keys are runs over the same segments: fresh values at each head, three
+/// values (a run often takes the key of the run two before) and two alternating int64 keys that
+/// differ only in their high 32 bits.
+///
+/// Outputs are poisoned with guard elements around them and compared whole with the
+/// sequential reference folds of harness.hpp (outputs larger than the count must keep their
+/// poison); the inputs, flags, offsets and keys must be unchanged. Errors (too small an output,
+/// bad offsets, out.size() != k) raise parprim::invalid_argument with the outputs untouched. A
+/// failure prints the random seed; PARPRIM_TEST_SEED=<seed> reproduces it.
+
+#include <cuda_runtime_api.h>
+
+#include <cmath>
+#include <cstdint>
+#include <ostream>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "cuda_test_support.hpp"
+
+namespace parprim_cuda_test::scans {
+namespace {
+
+using namespace cases;  // NOLINT: the case names read as the test matrix
+
+// --- the user type ----------------------------------------------------------------------------
+
+/// \brief The map x -> a x + b on int64 (mod 2^64).
+struct affine64 {
+  std::int64_t a, b;
+  friend bool operator==(const affine64&, const affine64&) = default;
+  friend std::ostream& operator<<(std::ostream& os, const affine64& f) {
+    return os << "x -> " << f.a << "x + " << f.b;
+  }
+};
+/// \brief compose(f, g) = "f, then g": x -> g.a (f.a x + f.b) + g.b. Associative, NOT
+/// commutative. Computed in uint64, so it wraps without undefined behaviour.
+struct affine64_compose {
+  PARPRIM_HOST_DEVICE affine64 operator()(const affine64& f, const affine64& g) const {
+    const auto fa = static_cast<std::uint64_t>(f.a), fb = static_cast<std::uint64_t>(f.b);
+    const auto ga = static_cast<std::uint64_t>(g.a), gb = static_cast<std::uint64_t>(g.b);
+    return {static_cast<std::int64_t>(ga * fa), static_cast<std::int64_t>(ga * fb + gb)};
+  }
+};
+/// Odd slopes: the composed slope never becomes 0, so every element of a segment matters.
+struct Affine64Compose : case_base<affine64, affine64, affine64_compose> {
+  static constexpr const char* name = "affine maps on int64 (user type, non-commutative)";
+  static affine64 gen(pt::rng_t& r, std::size_t) {
+    return {full_range<std::int64_t>(r) | 1, full_range<std::int64_t>(r)};
+  }
+  static affine64 init(pt::rng_t& r) { return gen(r, 0); }
+};
+
+// --- sizes and segments -----------------------------------------------------------------------
+
+/// \brief The sizes of the sweeps, up to PARPRIM_CUDA_TEST_MAX_N.
+std::vector<std::size_t> per_segment_sizes() {
+  std::vector<std::size_t> v;
+  for (std::size_t n : {0, 1, 2, 31, 32, 33, 255, 256, 257, 1009, 1023, 1024, 1025, 4095, 4096,
+                        4097, 65537, 100003, 1 << 20})
+    if (n <= scan_max_n()) v.push_back(n);
+  return v;
+}
+
+/// \brief One way of cutting the input into segments.
+struct segmentation {
+  std::string name;
+  std::vector<std::uint8_t> flags;  ///< head flags: random non-zero bytes at the heads
+};
+
+/// \brief Head flags of consecutive segments of lengths `next_length()` (>= 1; the last one cut
+/// at n); flags[0] is 0 or set at random (element 0 starts a segment whatever it holds).
+template <class NextLength>
+std::vector<std::uint8_t> flags_of_lengths(pt::rng_t& r, std::size_t n, NextLength next_length) {
+  std::vector<std::uint8_t> f(n, 0);
+  for (std::size_t at = 0; at < n; at += next_length())
+    f[at] = pt::uniform_int<std::uint8_t>(r, 1, 255);
+  if (n > 0 && pt::uniform_int<int>(r, 0, 1) == 0) f[0] = 0;
+  return f;
+}
+
+/// \brief Every segmentation of n elements the sweeps run: the densities of harness.hpp (no
+/// flags at all, every element, random 1/3 and 1/1000, the last element only, one-element
+/// segments at both ends), one segment with flags[0] set, fixed lengths (where n is longer) and
+/// power-law lengths.
+std::vector<segmentation> segmentations(std::uint64_t seed, std::size_t n) {
+  std::vector<segmentation> v;
+  std::uint64_t salt = 1;
+  for (pt::density d : pt::segment_densities) {
+    pt::rng_t r = pt::make_rng(seed, n, salt++);
+    v.push_back({pt::density_name(d), pt::make_flags(r, n, d)});
+  }
+  std::vector<std::uint8_t> one(n, 0);
+  if (n > 0) one[0] = 1;
+  v.push_back({"one segment, flags[0] set", std::move(one)});
+  for (std::size_t length : {32, 1024, 65536}) {
+    if (n <= length) continue;
+    pt::rng_t r = pt::make_rng(seed, n, salt++);
+    std::string name = "segments of length ";
+    name += std::to_string(length);
+    v.push_back({std::move(name), flags_of_lengths(r, n, [=] { return length; })});
+  }
+  pt::rng_t r = pt::make_rng(seed, n, salt++);
+  v.push_back({"power-law lengths floor(2^(17 U))", flags_of_lengths(r, n, [&] {
+                 return static_cast<std::size_t>(std::exp2(17.0 * pt::uniform_real(r, 0.0, 1.0)));
+               })});
+  return v;
+}
+
+/// \brief Keys whose runs are the segments of `flags`, as int64 values that differ only in
+/// their high 32 bits (a key compared on its low half would merge the runs).
+std::vector<std::int64_t> high_bit_keys(pt::rng_t& r, std::span<const std::uint8_t> flags) {
+  std::vector<std::int64_t> keys = pt::make_keys<std::int64_t>(r, flags, 2);
+  for (auto& k : keys) k = k * (std::int64_t{1} << 40) - 1;
+  return keys;
+}
+
+// --- one checker per call shape ---------------------------------------------------------------
+
+/// \brief The policy of the sweeps: the default kernels on the tests' stream.
+auto policy() {
+  return parprim::cuda.on(test_stream());
+}
+
+/// \brief What every call of one (size, segmentation) shares.
+template <class Case>
+struct segment_data {
+  const std::vector<typename Case::in_t>& in;
+  const guarded_device_buffer<typename Case::in_t>& d_in;
+  typename Case::acc_t init;
+  const std::vector<std::uint8_t>& flags;
+  const guarded_device_buffer<std::uint8_t>& d_flags;
+  std::vector<std::size_t> begins;  ///< pt::segment_begins(flags): k + 1 offsets
+
+  std::size_t segments() const { return begins.size() - 1; }
+};
+
+/// segmented_reduce with head flags, into an output of `room` >= k elements.
+template <class Case>
+void check_flags(const segment_data<Case>& s, std::size_t room) {
+  using Acc = typename Case::acc_t;
+  SCOPED_TRACE("segmented_reduce, head flags, out of " + std::to_string(room) + " elements");
+  const auto want = pt::reference<Case>::segments(s.in, s.begins, &s.init, room);
+  guarded_device_buffer<Acc> out;
+  out.poison(room);
+  const std::size_t k = parprim::segmented_reduce(policy(), s.d_in.body(), s.d_flags.body(),
+                                                  out.body(), s.init, typename Case::op_t{});
+  ASSERT_EQ(k, s.segments()) << "number of segments";
+  ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
+}
+
+/// segmented_reduce with offsets of type I: the segments of `s` with `empties` empty ones added.
+template <class Case, class I>
+void check_offsets(const segment_data<Case>& s, pt::rng_t& r, std::size_t empties) {
+  using Acc = typename Case::acc_t;
+  const std::vector<I> offsets = pt::with_empty_segments<I>(r, s.begins, empties);
+  const std::vector<std::size_t> begins(offsets.begin(), offsets.end());
+  const std::size_t k = begins.size() - 1;
+  SCOPED_TRACE("segmented_reduce, " + std::to_string(sizeof(I) * 8) + "-bit offsets of " +
+               std::to_string(k) + " segments, " + std::to_string(empties) + " of them empty");
+  const auto want = pt::reference<Case>::segments(s.in, begins, &s.init, k);
+  guarded_device_buffer<I> d_offsets;
+  d_offsets.fill(offsets);
+  guarded_device_buffer<Acc> out;
+  out.poison(k);
+  parprim::segmented_reduce(policy(), s.d_in.body(), parprim::offsets(d_offsets.body()), out.body(),
+                            s.init, typename Case::op_t{});
+  ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
+  ASSERT_TRUE(device_unchanged(d_offsets, offsets)) << "the offsets changed";
+}
+
+/// reduce_by_key with outputs of `room` >= k elements.
+template <class Case, class Key>
+void check_reduce_by_key(const segment_data<Case>& s, const std::vector<Key>& keys,
+                         std::size_t room) {
+  using Acc = typename Case::acc_t;
+  SCOPED_TRACE("reduce_by_key, " + std::to_string(sizeof(Key) * 8) + "-bit keys, outputs of " +
+               std::to_string(room) + " elements");
+  const auto want = pt::reference<Case>::segments(s.in, s.begins, nullptr, room);
+  pt::expectation<Key> want_keys;
+  want_keys.exact = pt::poisoned<Key>(room);
+  for (std::size_t j = 0; j < s.segments(); ++j) want_keys.exact[pt::guard + j] = keys[s.begins[j]];
+  guarded_device_buffer<Key> d_keys, keys_out;
+  guarded_device_buffer<Acc> out;
+  d_keys.fill(keys);
+  keys_out.poison(room);
+  out.poison(room);
+  const std::size_t k =
+      parprim::reduce_by_key(policy(), std::as_const(d_keys).body(), s.d_in.body(), keys_out.body(),
+                             out.body(), typename Case::op_t{});
+  ASSERT_EQ(k, s.segments()) << "number of runs";
+  ASSERT_TRUE(pt::matches(want_keys, std::span<const Key>(keys_out.read_all()))) << "keys_out";
+  ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all()))) << "out";
+  ASSERT_TRUE(device_unchanged(d_keys, keys)) << "the keys changed";
+}
+
+/// inclusive_scan_by_key or exclusive_scan_by_key, out of place or in place (when the input and
+/// accumulator types agree; otherwise nothing is run).
+template <class Case, class Key>
+void check_scan_by_key(const segment_data<Case>& s, const std::vector<Key>& keys, bool exclusive,
+                       bool in_place) {
+  using In = typename Case::in_t;
+  using Acc = typename Case::acc_t;
+  if (in_place && !std::is_same_v<In, Acc>) return;
+  std::string what = exclusive ? "exclusive_scan_by_key, " : "inclusive_scan_by_key, ";
+  what += std::to_string(sizeof(Key) * 8);
+  what += in_place ? "-bit keys, in place" : "-bit keys, out of place";
+  SCOPED_TRACE(what);
+  const auto want = pt::reference<Case>::scan(s.in, s.flags.data(), exclusive, s.init);
+  guarded_device_buffer<Key> d_keys;
+  d_keys.fill(keys);
+  guarded_device_buffer<Acc> out;
+  parprim::device_span<const In> src = s.d_in.body();
+  if constexpr (std::is_same_v<In, Acc>) {
+    if (in_place) {
+      out.fill(s.in);
+      src = out.body();
+    }
+  }
+  if (!in_place) out.poison(s.in.size());
+  const auto key_span = std::as_const(d_keys).body();
+  const typename Case::op_t op{};
+  if (exclusive)
+    parprim::exclusive_scan_by_key(policy(), key_span, src, out.body(), s.init, op);
+  else
+    parprim::inclusive_scan_by_key(policy(), key_span, src, out.body(), op);
+  ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
+  ASSERT_TRUE(device_unchanged(d_keys, keys)) << "the keys changed";
+}
+
+// --- the sweep --------------------------------------------------------------------------------
+
+enum class call_shape { segmented_reduce, reduce_by_key, scans_by_key };
+
+/// \brief Runs the calls of `shapes` for `Case` at every size of `sizes` and every
+/// segmentation: head flags into outputs of k and k + 3 elements; offsets, int32 and uint64,
+/// without and with empty segments; reduce_by_key with three key sets (outputs of k, k + 1 and
+/// k + 3 elements); both scans by key, out of place and in place, each with both key types.
+template <class Case>
+void sweep(const std::vector<std::size_t>& sizes, const std::vector<call_shape>& shapes) {
+  using In = typename Case::in_t;
+  using Acc = typename Case::acc_t;
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  for (std::size_t n : sizes) {
+    SCOPED_TRACE(std::string(Case::name) + ", n = " + std::to_string(n));
+    pt::rng_t r = pt::make_rng(seed, n);
+    const std::vector<In> in = pt::make_input<Case>(r, n);
+    const Acc init = Case::init(r);
+    guarded_device_buffer<In> d_in;
+    d_in.fill(in);
+    std::uint64_t salt = 1000;
+    for (const segmentation& seg : segmentations(seed, n)) {
+      SCOPED_TRACE("segments: " + seg.name);
+      guarded_device_buffer<std::uint8_t> d_flags;
+      d_flags.fill(seg.flags);
+      const segment_data<Case> s{in, d_in, init, seg.flags, d_flags, pt::segment_begins(seg.flags)};
+      const std::size_t k = s.segments();
+      pt::rng_t kr = pt::make_rng(seed, n, salt++);
+      const auto fresh_keys = pt::make_keys<std::int32_t>(kr, seg.flags, 1 << 30);
+      const auto three_keys = pt::make_keys<std::int32_t>(kr, seg.flags, 3);
+      const auto wide_keys = high_bit_keys(kr, seg.flags);
+      for (call_shape shape : shapes) {
+        switch (shape) {
+          case call_shape::segmented_reduce:
+            ASSERT_NO_FATAL_FAILURE(check_flags(s, k));
+            ASSERT_NO_FATAL_FAILURE(check_flags(s, k + 3));
+            for (std::size_t empties : {std::size_t{0}, 3 + n % 4}) {
+              ASSERT_NO_FATAL_FAILURE((check_offsets<Case, std::int32_t>(s, kr, empties)));
+              ASSERT_NO_FATAL_FAILURE((check_offsets<Case, std::uint64_t>(s, kr, empties)));
+            }
+            break;
+          case call_shape::reduce_by_key:
+            ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, fresh_keys, k));
+            ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, three_keys, k + 1));
+            ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, wide_keys, k + 3));
+            break;
+          case call_shape::scans_by_key:
+            for (bool exclusive : {false, true})
+              for (bool in_place : {false, true}) {
+                // each scan meets both key types; a case that cannot run in place still does
+                if (exclusive != (in_place && std::is_same_v<In, Acc>))
+                  ASSERT_NO_FATAL_FAILURE(check_scan_by_key(s, wide_keys, exclusive, in_place));
+                else
+                  ASSERT_NO_FATAL_FAILURE(check_scan_by_key(s, three_keys, exclusive, in_place));
+              }
+            break;
+        }
+      }
+      ASSERT_TRUE(device_unchanged(d_flags, seg.flags)) << "the head flags changed";
+    }
+    ASSERT_TRUE(device_unchanged(d_in, in)) << "the input changed";
+  }
+}
+
+template <class Case>
+class CudaPerSegment : public ::testing::Test {};
+using per_segment_cases = ::testing::Types<Int32Plus, Int64Plus, Uint32Max, FloatPlus, DoubleMin,
+                                           Int8PlusInt32, Affine64Compose>;
+TYPED_TEST_SUITE(CudaPerSegment, per_segment_cases);
+
+TYPED_TEST(CudaPerSegment, SegmentedReduceFlagsAndOffsets) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  sweep<TypeParam>(per_segment_sizes(), {call_shape::segmented_reduce});
+}
+TYPED_TEST(CudaPerSegment, ReduceByKey) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  sweep<TypeParam>(per_segment_sizes(), {call_shape::reduce_by_key});
+}
+TYPED_TEST(CudaPerSegment, ScansByKey) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  sweep<TypeParam>(per_segment_sizes(), {call_shape::scans_by_key});
+}
+
+TEST(CudaPerSegmentLarge, Int32PlusEveryCall) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 24) + 3;
+  if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+  sweep<Int32Plus>(
+      {n}, {call_shape::segmented_reduce, call_shape::reduce_by_key, call_shape::scans_by_key});
+}
+
+// --- errors -----------------------------------------------------------------------------------
+
+/// \brief `n` elements of poison in a guarded buffer (a fresh output).
+template <class T>
+guarded_device_buffer<T> poisoned_output(std::size_t n) {
+  guarded_device_buffer<T> d;
+  d.poison(n);
+  return d;
+}
+
+/// \brief Expects `d` (made by poisoned_output) to be as it was, guards included.
+template <class T>
+void expect_untouched(const guarded_device_buffer<T>& d) {
+  EXPECT_TRUE(device_unchanged(d, std::vector<T>(d.size(), pt::byte_pattern<T>(pt::poison_byte))))
+      << "an output was written before the error";
+}
+
+/// \brief Expects `call` to raise parprim::invalid_argument and leave `outputs` untouched.
+template <class Call, class... T>
+void expect_refused(const std::string& what, Call call,
+                    const guarded_device_buffer<T>&... outputs) {
+  SCOPED_TRACE(what);
+  EXPECT_THROW(call(), parprim::invalid_argument);
+  (expect_untouched(outputs), ...);
+}
+
+/// One input of int32 with random heads (density 1/3), flags and keys on the device.
+struct error_inputs {
+  explicit error_inputs(std::uint64_t seed) {
+    pt::rng_t r = pt::make_rng(seed, n);
+    in = pt::make_input<Int32Plus>(r, n);
+    flags = pt::make_flags(r, n, pt::density::third);
+    begins = pt::segment_begins(flags);
+    d_in.fill(in);
+    d_flags.fill(flags);
+    d_keys.fill(pt::make_keys<std::int32_t>(r, flags));
+  }
+  std::size_t segments() const { return begins.size() - 1; }
+  static constexpr std::size_t n = 5000;
+  std::vector<std::int32_t> in;
+  std::vector<std::uint8_t> flags;
+  std::vector<std::size_t> begins;
+  guarded_device_buffer<std::int32_t> d_in, d_keys;
+  guarded_device_buffer<std::uint8_t> d_flags;
+};
+
+TEST(CudaPerSegmentErrors, OutputsTooSmall) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  const error_inputs e(seed);
+  const std::size_t k = e.segments();
+  ASSERT_GT(k, 1u);
+  const auto p = parprim::cuda;
+  for (std::size_t room : {std::size_t{0}, k - 1}) {
+    auto out = poisoned_output<std::int32_t>(room);
+    expect_refused(
+        "segmented_reduce, head flags, out of " + std::to_string(room) + " elements",
+        [&] {
+          (void)parprim::segmented_reduce(p, e.d_in.body(), e.d_flags.body(), out.body(), 0,
+                                          parprim::plus{});
+        },
+        out);
+  }
+  for (bool short_keys : {true, false}) {
+    auto keys_out = poisoned_output<std::int32_t>(short_keys ? k - 1 : k);
+    auto out = poisoned_output<std::int64_t>(short_keys ? k : k - 1);
+    expect_refused(
+        short_keys ? "reduce_by_key, keys_out of k - 1 elements"
+                   : "reduce_by_key, out of k - 1 elements",
+        [&] {
+          (void)parprim::reduce_by_key(p, e.d_keys.body(), e.d_in.body(), keys_out.body(),
+                                       out.body(), parprim::plus{});
+        },
+        keys_out, out);
+  }
+}
+
+/// Bad offsets of type I, and an output that does not have k elements.
+template <class I>
+void check_bad_offsets(const error_inputs& e) {
+  SCOPED_TRACE(std::to_string(sizeof(I) * 8) + "-bit offsets");
+  const std::size_t k = e.segments();
+  const std::vector<I> good(e.begins.begin(), e.begins.end());
+  const auto call = [&](const std::vector<I>& offsets, std::size_t room, const std::string& what) {
+    guarded_device_buffer<I> d_offsets;
+    d_offsets.fill(offsets);
+    auto out = poisoned_output<std::int64_t>(room);
+    expect_refused(
+        what,
+        [&] {
+          parprim::segmented_reduce(parprim::cuda, e.d_in.body(),
+                                    parprim::offsets(d_offsets.body()), out.body(), std::int64_t{0},
+                                    parprim::plus{});
+        },
+        out);
+  };
+  call({}, 0, "no offsets");
+  call(good, k - 1, "out of k - 1 elements");
+  call(good, k + 1, "out of k + 1 elements");
+  std::vector<I> bad = good;
+  bad.front() = 1;
+  call(bad, k, "first offset 1");
+  bad = good;
+  bad.back() = static_cast<I>(e.n - 1);
+  call(bad, k, "last offset n - 1");
+  bad.back() = static_cast<I>(e.n + 1);
+  call(bad, k, "last offset n + 1");
+  for (std::size_t j : {std::size_t{1}, k / 2, k - 2}) {
+    bad = good;
+    std::swap(bad[j], bad[j + 1]);  // the begins strictly increase: offsets j, j + 1 decrease
+    call(bad, k, "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease");
+  }
+}
+
+TEST(CudaPerSegmentErrors, BadOffsets) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  const error_inputs e(seed);
+  ASSERT_GT(e.segments(), 3u);
+  check_bad_offsets<std::int32_t>(e);
+  check_bad_offsets<std::uint64_t>(e);
+}
+
+// --- a stream of the caller's -----------------------------------------------------------------
+
+/// Every call on a non-blocking stream the test creates: the results equal parprim::seq's on
+/// the host (outputs beyond the count included), and the stream is idle when each call returns.
+TEST(CudaPerSegmentStream, UserStreamGivesTheSequentialResults) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  struct owned_stream {
+    owned_stream() { cuda_ok(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), "stream"); }
+    ~owned_stream() { (void)cudaStreamDestroy(s); }
+    cudaStream_t s = nullptr;
+  } stream;
+  const auto p = parprim::cuda.on(stream.s);
+  const std::size_t n = std::min<std::size_t>(100003, scan_max_n());
+  pt::rng_t r = pt::make_rng(seed, n);
+  const auto in = pt::make_input<Int64Plus>(r, n);
+  const auto flags = pt::make_flags(r, n, pt::density::thousandth);
+  const auto keys = pt::make_keys<std::int32_t>(r, flags, 3);
+  const auto offsets = pt::with_empty_segments<std::size_t>(r, pt::segment_begins(flags), 4);
+  const std::size_t k = offsets.size() - 1;
+  const std::vector<std::int64_t> fill(n + 2, -7);
+  const std::vector<std::int32_t> key_fill(n + 2, -9);
+  const parprim::device_buffer<std::int64_t> d_in(in);
+  const parprim::device_buffer<std::uint8_t> d_flags(flags);
+  const parprim::device_buffer<std::int32_t> d_keys(keys);
+  const parprim::device_buffer<std::size_t> d_offsets(offsets);
+  parprim::device_buffer<std::int64_t> d_out(fill), d_k(k);
+  parprim::device_buffer<std::int32_t> d_keys_out(key_fill);
+  cuda_ok(cudaDeviceSynchronize(), "cudaDeviceSynchronize");  // the copies are done
+  const auto idle = [&] { return cudaStreamQuery(stream.s) == cudaSuccess; };
+
+  std::vector<std::int64_t> want = fill, want_k(k);
+  std::vector<std::int32_t> want_keys = key_fill;
+  EXPECT_EQ(
+      parprim::segmented_reduce(p, d_in.span(), d_flags.span(), d_out.span(), 5, parprim::plus{}),
+      parprim::segmented_reduce(parprim::seq, in, flags, want, 5, parprim::plus{}));
+  EXPECT_TRUE(idle()) << "segmented_reduce (flags) returned before its work was done";
+  EXPECT_EQ(d_out.to_host(), want) << "segmented_reduce (flags)";
+
+  parprim::segmented_reduce(p, d_in.span(), parprim::offsets(d_offsets.span()), d_k.span(), -3,
+                            parprim::plus{});
+  parprim::segmented_reduce(parprim::seq, in, parprim::offsets(offsets), want_k, -3,
+                            parprim::plus{});
+  EXPECT_TRUE(idle()) << "segmented_reduce (offsets) returned before its work was done";
+  EXPECT_EQ(d_k.to_host(), want_k) << "segmented_reduce (offsets)";
+
+  want = fill;
+  d_out.copy_from_host(fill);
+  EXPECT_EQ(parprim::reduce_by_key(p, d_keys.span(), d_in.span(), d_keys_out.span(), d_out.span(),
+                                   parprim::plus{}),
+            parprim::reduce_by_key(parprim::seq, keys, in, want_keys, want, parprim::plus{}));
+  EXPECT_TRUE(idle()) << "reduce_by_key returned before its work was done";
+  EXPECT_EQ(d_keys_out.to_host(), want_keys) << "reduce_by_key keys_out";
+  EXPECT_EQ(d_out.to_host(), want) << "reduce_by_key out";
+
+  std::vector<std::int64_t> scanned(n);
+  parprim::device_buffer<std::int64_t> d_scanned(n);
+  parprim::inclusive_scan_by_key(p, d_keys.span(), d_in.span(), d_scanned.span(), parprim::plus{});
+  parprim::inclusive_scan_by_key(parprim::seq, keys, in, scanned, parprim::plus{});
+  EXPECT_TRUE(idle()) << "inclusive_scan_by_key returned before its work was done";
+  EXPECT_EQ(d_scanned.to_host(), scanned) << "inclusive_scan_by_key";
+  parprim::exclusive_scan_by_key(p, d_keys.span(), d_in.span(), d_scanned.span(), 11,
+                                 parprim::plus{});
+  parprim::exclusive_scan_by_key(parprim::seq, keys, in, scanned, 11, parprim::plus{});
+  EXPECT_TRUE(idle()) << "exclusive_scan_by_key returned before its work was done";
+  EXPECT_EQ(d_scanned.to_host(), scanned) << "exclusive_scan_by_key";
+}
+
+}  // namespace
+}  // namespace parprim_cuda_test::scans
