@@ -14,6 +14,7 @@
 #include <parprim/backends/cuda/detail/device_guard.hpp>
 #include <parprim/backends/cuda/detail/error.hpp>
 #include <parprim/backends/cuda/detail/launch.cuh>
+#include <parprim/backends/cuda/detail/scan_dispatch.cuh>
 #include <parprim/backends/cuda/detail/segments_entry.hpp>
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/segment_tiles.cuh>
@@ -39,7 +40,14 @@ inline void check_call(const launch_options& options, int device, const char* fn
     if (p != nullptr) check_device_pointer(p, fn, what);
 }
 
-/// \brief The plan of counted heads: counts per tile, scanned into each tile's base.
+/// \brief The same options, returning once enqueued: the steps inside one call.
+inline launch_options enqueue_only(launch_options options) {
+  options.sync = false;
+  return options;
+}
+
+/// \brief The plan of counted heads: counts per tile, scanned (exclusive, in place) into each
+/// tile's base, the total after the last tile.
 template <class Heads>
 segment_plan plan(const launch_options& options, int device, Heads heads, std::size_t n) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
@@ -50,7 +58,11 @@ segment_plan plan(const launch_options& options, int device, Heads heads, std::s
   std::size_t total = 0;
   if (n > 0) {
     launch(count_tile_heads<Heads>, tiles, tile_block, 0, stream, heads, n, counts);
-    launch(scan_tile_counts<std::size_t>, 1, tiles_block, 0, stream, counts, tiles, counts + tiles);
+    PARPRIM_CUDA_CHECK(cudaMemsetAsync(counts + tiles, 0, sizeof(std::size_t), stream));
+    const std::size_t zero = 0;
+    scan<cuda_scan_rung::decoupled_look_back, std::size_t, std::size_t, plus>(
+        enqueue_only(options), counts, counts, tiles + 1, scan_kind::exclusive, &zero, nullptr,
+        plus{});
     PARPRIM_CUDA_CHECK(
         cudaMemcpyAsync(&total, counts + tiles, sizeof(total), cudaMemcpyDeviceToHost, stream));
   }
@@ -65,11 +77,17 @@ void reduce(const launch_options& options, int device, Heads heads, const In* in
   if (n == 0) return;
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
-  temp_block states(device, options.stream, options.memory, tiles * sizeof(tile_state<T>));
-  auto* state = static_cast<tile_state<T>*>(states.get());
+  temp_block tails_block(device, options.stream, options.memory, tiles * sizeof(open_segment<T>));
+  temp_block leads_block(device, options.stream, options.memory, tiles * sizeof(tile_lead<T>));
+  auto* tails = static_cast<open_segment<T>*>(tails_block.get());
+  auto* leads = static_cast<tile_lead<T>*>(leads_block.get());
   launch(reduce_tiles<Heads, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, has_init,
-         init, op, base, state);
-  launch(finish_tiles<T, Op>, 1, finish_block<T>, 0, stream, state, tiles, out, has_init, init, op);
+         init, op, base, tails, leads);
+  const open_segment_op<Op> sop{op};
+  scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
+      enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr, sop);
+  launch(close_tiles<T, Op>, helper_grid(tiles, device), helper_block, 0, stream, tails, leads,
+         tiles, out, has_init, init, op);
   if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 

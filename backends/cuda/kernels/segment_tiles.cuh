@@ -5,17 +5,18 @@
 /// segments are, so the work per element does not depend on segment lengths (one segment of n,
 /// n segments of one, or a mix):
 ///
-/// 1. head plan (flags, keys): `count_tile_heads` counts the heads of each tile,
-///    `scan_tile_counts` (one block) turns the counts into each tile's first segment number and
-///    the total (a head's segment number is its tile's base plus the heads before it);
-/// 2. `reduce_tiles`: each thread folds `items` consecutive elements; a block scan of the
-///    threads' (value, head, segment) triples with the flag operator gives every thread the
-///    segment open at its start. A segment that starts and ends in the tile is written there;
-///    the tile leaves its *lead* (the fold before its first head) and *tail* (the fold from its
-///    last head, and that segment's number) in a `tile_state`;
-/// 3. `finish_tiles` (one block) scans the tile states in order: a segment that spans tiles is
-///    its tail, the leads of the tiles without heads after it, and the lead of the tile where
-///    the next head is.
+/// 1. head plan (flags, keys): `count_tile_heads` counts the heads of each tile, and an
+///    exclusive scan of the counts (the scan ladder's look-back) gives each tile's first
+///    segment number and the total (a head's segment number is its tile's base plus the heads
+///    before it);
+/// 2. `reduce_tiles`: each thread folds `tile_items` consecutive elements; a block scan of the
+///    threads' open segments (value, head seen, segment number) with the flag operator gives
+///    every thread the segment open at its start. A segment that starts and ends in the tile is
+///    written there; the tile leaves its open segment at its end (its *tail*: from its last
+///    head, or all of it) and its *lead* (the fold before its first head);
+/// 3. the look-back scan of the tiles' open segments gives each tile the segment open at its
+///    end, and `close_tiles` (one thread per tile) writes each segment that spans tiles where
+///    the next head is: what was open before the tile, then the tile's lead.
 ///
 /// Operands meet `op` in sequence order everywhere (non-commutative operators are fine);
 /// `init`, when given, is the left-most operand of every segment.
@@ -36,25 +37,16 @@ namespace parprim::detail::cuda::segments {
 inline constexpr unsigned tile_block = 256;
 inline constexpr unsigned tile_items = 16;
 inline constexpr std::size_t tile_size = std::size_t{tile_block} * tile_items;
-/// Threads of the one-block kernels over tiles (fewer for large values: their scan keeps one
-/// open segment per thread in shared memory).
-inline constexpr unsigned tiles_block = 1024;
-template <class T>
-inline constexpr unsigned finish_block = sizeof(T) <= 8    ? 1024
-                                         : sizeof(T) <= 32 ? 512
-                                                           : 128;
-
 /// \brief The number of tiles of n elements.
 constexpr std::size_t tile_count(std::size_t n) {
   return (n + tile_size - 1) / tile_size;
 }
 
-/// \brief What a tile leaves for `finish_tiles`.
+/// \brief What a tile leaves beside its open segment: the fold of its elements before its first
+/// head (`has_lead`), and whether it has a head.
 template <class T>
-struct tile_state {
-  T lead;               ///< fold of the elements before the first head (all of them if none)
-  T tail;               ///< fold from the last head to the end (`has_head`)
-  std::size_t tail_id;  ///< segment number of the last head
+struct tile_lead {
+  T value;
   bool has_lead;
   bool has_head;
 };
@@ -203,28 +195,6 @@ struct count_plus {
   __device__ V operator()(V a, V b) const { return a + b; }
 };
 
-/// \brief Plan, step 2 (one block): `counts` of `tiles` tiles become exclusive prefix sums
-/// (each tile's first segment number) and `*total` the number of segments.
-template <class Count>
-__global__ void __launch_bounds__(tiles_block)
-    scan_tile_counts(Count* counts, std::size_t tiles, Count* total) {
-  __shared__ Count warp_totals[tiles_block / warp_threads];
-  const std::size_t per = (tiles + tiles_block - 1) / tiles_block;
-  const std::size_t b = threadIdx.x * per;
-  const std::size_t e = b + per < tiles ? b + per : tiles;
-  Count sum = 0;
-#pragma unroll 8
-  for (std::size_t u = b; u < e; ++u) sum += counts[u];
-  const Count incl = block_inclusive_scan<tiles_block>(sum, count_plus<Count>{}, warp_totals);
-  Count running = incl - sum;
-  for (std::size_t u = b; u < e; ++u) {
-    const Count c = counts[u];
-    counts[u] = running;
-    running += c;
-  }
-  if (threadIdx.x == tiles_block - 1) *total = incl;
-}
-
 /// \brief Step 2 of every per-segment reduction: one block per tile (see the file comment).
 /// Counted heads: `base[u]` is tile u's first segment number, and each thread reads its own
 /// elements' heads as bits. Offsets: `first[u]` is the segment that holds tile u's first
@@ -234,12 +204,13 @@ template <class Heads, class In, class T, class Op>
 __global__ void __launch_bounds__(tile_block)
     reduce_tiles(Heads heads, const In* __restrict__ in, std::size_t n, T* __restrict__ out,
                  bool has_init, T init, Op op, const std::size_t* __restrict__ base,
-                 tile_state<T>* __restrict__ tiles) {
+                 open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
   static_assert(Heads::counted || sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  // offsets: 1 + (segment - the tile's first segment) at a head, 0 elsewhere
-  __shared__ std::size_t slots[Heads::counted ? 1 : tile_size];
+  // offsets: a byte per element (1 at a head) and the segment number of each head
+  __shared__ alignas(16) std::uint8_t head_bytes[Heads::counted ? 16 : tile_size];
+  __shared__ std::size_t head_segment[Heads::counted ? 1 : tile_size];
   __shared__ shared_array<open_segment<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<open_segment<T>, tile_block> inclusive;
   const open_segment_op<Op> sop{op};
@@ -262,22 +233,25 @@ __global__ void __launch_bounds__(tile_block)
   } else {
     first_segment = base[tile];
     const std::size_t last_segment = base[tile + 1];
-    for (unsigned k = threadIdx.x; k < len; k += tile_block) slots[k] = 0;
+    for (unsigned k = threadIdx.x; k < tile_size; k += tile_block) head_bytes[k] = 0;
     __syncthreads();
     for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
       const auto j = static_cast<std::size_t>(heads.begins[s]);
-      if (j >= t0 && j<t0 + len&& static_cast<std::size_t>(heads.begins[s + 1])> j)
-        slots[j - t0] = s - first_segment + 1;
+      if (j >= t0 && j<t0 + len&& static_cast<std::size_t>(heads.begins[s + 1])> j) {
+        head_bytes[j - t0] = 1;
+        head_segment[j - t0] = s;
+      }
     }
     __syncthreads();
-    for (unsigned k = 0; k < count; ++k)
-      if (slots[mine + k] != 0) bits |= 1u << k;
+    std::uint8_t f[tile_items];
+    load_contiguous<tile_items>(head_bytes + mine, f);
+    bits = nonzero_byte_bits(f) & (count == tile_items ? ~0u : (1u << count) - 1u);
   }
   const auto segment_at = [&](unsigned k, std::size_t& next_id) {
     if constexpr (Heads::counted)
       return next_id++;
     else
-      return first_segment + slots[mine + k] - 1;
+      return head_segment[mine + k];
   };
 
   // pass 1: this thread's open segment at its end, and its number of heads
@@ -303,7 +277,7 @@ __global__ void __launch_bounds__(tile_block)
     next_id = base[tile] + (incl_heads - own_heads);
     if (own_heads > 0) own.id = next_id + own_heads - 1;
   } else {
-    if (own_heads > 0) own.id = first_segment + slots[mine + 31 - __clz(bits)] - 1;
+    if (own_heads > 0) own.id = head_segment[mine + 31 - __clz(bits)];
   }
   const open_segment<T> incl = block_inclusive_scan<tile_block>(own, sop, warp_totals.get());
   inclusive[threadIdx.x] = incl;
@@ -313,7 +287,7 @@ __global__ void __launch_bounds__(tile_block)
   if (count == 0) return;
   bool have = threadIdx.x > 0;
   open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
-  tile_state<T>& state = tiles[tile];
+  tile_lead<T>& lead = leads[tile];
 #pragma unroll
   for (unsigned k = 0; k < tile_items; ++k) {
     if (k < count) {
@@ -324,8 +298,8 @@ __global__ void __launch_bounds__(tile_block)
         if (have && cur.head) {
           out[cur.id] = with_init(has_init, init, cur.value, op);
         } else {  // the tile's first head: what came before it is the lead
-          state.has_lead = have;
-          if (have) state.lead = cur.value;
+          lead.has_lead = have;
+          if (have) lead.value = cur.value;
         }
         cur = {v, id, true};
       } else if (have) {
@@ -337,58 +311,30 @@ __global__ void __launch_bounds__(tile_block)
     }
   }
   if (mine + count == len) {  // the tile's last element
-    state.has_head = cur.head;
-    if (cur.head) {
-      state.tail = cur.value;
-      state.tail_id = cur.id;
-    } else {
-      state.lead = cur.value;
-      state.has_lead = true;
-    }
+    tails[tile] = cur;
+    lead.has_head = cur.head;
   }
 }
 
-/// \brief Step 3 (one block): the segments that span tiles, in tile order (file comment).
-template <class T, class Op, unsigned Block = finish_block<T>>
-__global__ void __launch_bounds__(Block)
-    finish_tiles(const tile_state<T>* __restrict__ tiles, std::size_t count, T* __restrict__ out,
-                 bool has_init, T init, Op op) {
-  __shared__ shared_array<open_segment<T>, Block / warp_threads> warp_totals;
-  __shared__ shared_array<open_segment<T>, Block> inclusive;
-  const open_segment_op<Op> sop{op};
-  const std::size_t per = (count + Block - 1) / Block;
-  const std::size_t b = threadIdx.x * per;
-  const std::size_t e = b + per < count ? b + per : count;
-  const auto element = [&](const tile_state<T>& s) {
-    return s.has_head ? open_segment<T>{s.tail, s.tail_id, true}
-                      : open_segment<T>{s.lead, 0, false};
-  };
-  open_segment<T> own{T{}, 0, true};
-#pragma unroll 8
-  for (std::size_t u = b; u < e; ++u) {
-    const tile_state<T> s = tiles[u];
-    own = u == b ? element(s) : sop(own, element(s));
-  }
-  inclusive[threadIdx.x] = block_inclusive_scan<Block>(own, sop, warp_totals.get());
-  __syncthreads();
-  if (b >= e) return;
-  bool have = threadIdx.x > 0;
-  open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
-#pragma unroll 8
-  for (std::size_t u = b; u < e; ++u) {
-    const tile_state<T> s = tiles[u];
-    if (s.has_head) {
-      if (have)  // the segment open before tile u ends at its first head
-        out[cur.id] = with_init(has_init, init,
-                                s.has_lead ? static_cast<T>(op(cur.value, s.lead)) : cur.value, op);
-      cur = {s.tail, s.tail_id, true};
-    } else {
-      cur = have ? open_segment<T>{static_cast<T>(op(cur.value, s.lead)), cur.id, cur.head}
-                 : open_segment<T>{s.lead, 0, false};
+/// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment
+/// open at the end of tile u): one thread per tile writes the segment that was open before a
+/// tile with a head (it ends there, with the tile's lead), and the last tile the segment open at
+/// the end.
+template <class T, class Op>
+__global__ void close_tiles(const open_segment<T>* __restrict__ open,
+                            const tile_lead<T>* __restrict__ leads, std::size_t tiles,
+                            T* __restrict__ out, bool has_init, T init, Op op) {
+  for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < tiles;
+       u += std::size_t{gridDim.x} * blockDim.x) {
+    const tile_lead<T> lead = leads[u];
+    if (u > 0 && lead.has_head) {
+      const open_segment<T> before = open[u - 1];
+      out[before.id] = with_init(
+          has_init, init,
+          lead.has_lead ? static_cast<T>(op(before.value, lead.value)) : before.value, op);
     }
-    have = true;
+    if (u == tiles - 1) out[open[u].id] = with_init(has_init, init, open[u].value, op);
   }
-  if (e == count) out[cur.id] = with_init(has_init, init, cur.value, op);  // the last segment
 }
 
 /// \brief Offsets check: `*first_bad` becomes the smallest s at which the offsets fail (the
