@@ -111,7 +111,44 @@ def _save(fig, path: str):
 
 # --- bandwidth vs n -----------------------------------------------------------------------------
 
+def _bandwidth_bars(ax, panel: str, data: dict):
+    """One size measured (scripts/compare): a bar per competitor, fastest at the top, the memory
+    roofs as vertical lines, so every competitor reads at that size."""
+    rungs = max([fmt.rung_of(s["competitor"])[0] for s in data["series"]
+                 if fmt.rung_of(s["competitor"])] + [1])
+    anchors = {}
+    bars = [s for s in data["series"] if s["where"] != "roof"]
+    bars.sort(key=lambda s: s["gbps"][0])
+    for i, s in enumerate(bars):
+        style = competitor_style(s["competitor"], s["where"], rungs, anchors)
+        ax.barh(i, s["gbps"][0], color=style["color"], height=0.7)
+        ax.text(s["gbps"][0], i, f" {s['gbps'][0]:.0f}", va="center", fontsize=8)
+    ax.set_yticks(range(len(bars)), [s["label"] for s in bars], fontsize=8.5)
+    for s in data["series"]:
+        if s["where"] == "roof":
+            gpu = s["competitor"].startswith("cuda")
+            ax.axvline(s["gbps"][0], color="dimgray" if gpu else "black", linewidth=2,
+                       linestyle=(0, (6, 3)) if gpu else "--", label=s["label"])
+    n = data["series"][0]["n"][0] if data["series"] else 0
+    ax.set_xlim(left=0)
+    ax.grid(True, axis="x", which="major", alpha=0.3)
+    ax.set_xlabel("GB/s of input read")
+    ax.set_title(f"{panel}: bandwidth at n = {fmt.n_label(n)} ({data['type']}; CPU at the most "
+                 f"threads run)")
+    if any(s["where"] == "roof" for s in data["series"]):
+        ax.legend(loc="lower right", fontsize=8.5)
+
+
 def bandwidth(panels: dict, path: str):
+    sizes = {n for data in panels.values() for s in data["series"] for n in s["n"]}
+    if len(sizes) == 1:
+        rows = sum(max(3, len(data["series"])) for data in panels.values())
+        fig, axes = plt.subplots(len(panels), 1, figsize=(13, 0.32 * rows + 1.6 * len(panels)),
+                                 squeeze=False, constrained_layout=True)
+        for ax, (panel, data) in zip(axes[:, 0], panels.items()):
+            _bandwidth_bars(ax, panel, data)
+        _save(fig, path)
+        return
     fig, axes = plt.subplots(len(panels), 1, figsize=(13, 5.0 * len(panels)), squeeze=False,
                              constrained_layout=True)
     for ax, (panel, data) in zip(axes[:, 0], panels.items()):
