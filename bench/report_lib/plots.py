@@ -111,18 +111,30 @@ def _save(fig, path: str):
 
 # --- bandwidth vs n -----------------------------------------------------------------------------
 
+def _is_parprim(competitor: str) -> bool:
+    return competitor in ("seq", "omp") or competitor.startswith("cuda")
+
+
 def _bandwidth_bars(ax, panel: str, data: dict):
-    """One size measured (scripts/compare): a bar per competitor, fastest at the top, the memory
-    roofs as vertical lines, so every competitor reads at that size."""
+    """One size measured (scripts/compare): a bar per competitor (anchors hatched), fastest at
+    the top, parprim's bars with their ratio to the fastest anchor, the memory roofs as
+    vertical lines, so every competitor reads at that size."""
     rungs = max([fmt.rung_of(s["competitor"])[0] for s in data["series"]
                  if fmt.rung_of(s["competitor"])] + [1])
     anchors = {}
     bars = [s for s in data["series"] if s["where"] != "roof"]
     bars.sort(key=lambda s: s["gbps"][0])
+    # parprim's bars name their ratio to the fastest anchor (a competitor that is not parprim)
+    others = [s for s in bars if not _is_parprim(s["competitor"])]
+    best = max(others, key=lambda s: s["gbps"][0]) if others else None
     for i, s in enumerate(bars):
         style = competitor_style(s["competitor"], s["where"], rungs, anchors)
-        ax.barh(i, s["gbps"][0], color=style["color"], height=0.7)
-        ax.text(s["gbps"][0], i, f" {s['gbps'][0]:.0f}", va="center", fontsize=8)
+        ax.barh(i, s["gbps"][0], color=style["color"], height=0.7,
+                hatch=None if _is_parprim(s["competitor"]) else "//", edgecolor="white")
+        text = f" {s['gbps'][0]:.0f}"
+        if best is not None and _is_parprim(s["competitor"]) and best["gbps"][0] > 0:
+            text += f"  ({s['gbps'][0] / best['gbps'][0]:.2f}x {best['label']})"
+        ax.text(s["gbps"][0], i, text, va="center", fontsize=8)
     ax.set_yticks(range(len(bars)), [s["label"] for s in bars], fontsize=8.5)
     for s in data["series"]:
         if s["where"] == "roof":
@@ -130,13 +142,14 @@ def _bandwidth_bars(ax, panel: str, data: dict):
             ax.axvline(s["gbps"][0], color="dimgray" if gpu else "black", linewidth=2,
                        linestyle=(0, (6, 3)) if gpu else "--", label=s["label"])
     n = data["series"][0]["n"][0] if data["series"] else 0
-    ax.set_xlim(left=0)
+    widest = max([s["gbps"][0] for s in data["series"]] + [1.0])
+    ax.set_xlim(0, widest * 1.7)  # room for the labels
     ax.grid(True, axis="x", which="major", alpha=0.3)
     ax.set_xlabel("GB/s of input read")
     ax.set_title(f"{panel}: bandwidth at n = {fmt.n_label(n)} ({data['type']}; CPU at the most "
                  f"threads run)")
     if any(s["where"] == "roof" for s in data["series"]):
-        ax.legend(loc="lower right", fontsize=8.5)
+        ax.legend(loc="upper right", fontsize=8.5)
 
 
 def bandwidth(panels: dict, path: str):
