@@ -61,7 +61,7 @@ constexpr void require_result_range() {
 ///   work enqueued after the call on the same stream), a host range with the host policies
 /// \pre as parprim::reduce; `result` does not overlap `in`.
 /// \par Errors  parprim::invalid_argument, before anything is written, if `result` does not have
-///   exactly one element, data is null, or (CUDA) the result overlaps the input or is host memory.
+///   exactly one element, data is null, or (CUDA) the result overlaps an input or is host memory.
 /// \par Determinism  as parprim::reduce.
 template <class Policy, class InputRange, class ResultRange, class T, class BinaryOp = plus>
 void reduce_into(const Policy& policy, const InputRange& in, ResultRange&& result, T init,
@@ -98,6 +98,7 @@ void transform_reduce_into(const Policy& policy, const InputRange& in, ResultRan
     const detail::unary_transform_view view(input, f);
     detail::check_data(input, "transform_reduce_into", "in");
     detail::check_result_slot(output, "transform_reduce_into");
+    detail::check_disjoint(input, output, "transform_reduce_into", "in", "result");
     detail::reduce_impl<Policy>::into(policy, view, output, std::move(init), op);
   } else {
     const auto output = detail::as_output_span(std::forward<ResultRange>(result));
@@ -125,6 +126,8 @@ void transform_reduce_into(const Policy& policy, const InputRange1& in1, const I
     detail::check_data(input2, "transform_reduce_into", "in2");
     detail::check_same_size(input1, input2, "transform_reduce_into", "in1", "in2");
     detail::check_result_slot(output, "transform_reduce_into");
+    detail::check_disjoint(input1, output, "transform_reduce_into", "in1", "result");
+    detail::check_disjoint(input2, output, "transform_reduce_into", "in2", "result");
     detail::reduce_impl<Policy>::into(policy, view, output, std::move(init), op);
   } else {
     const auto output = detail::as_output_span(std::forward<ResultRange>(result));

@@ -222,8 +222,23 @@ TEST(CudaPipeline, ReduceIntoSynchronousAndItsErrors) {
                                     inout.span().subspan(5, 1), 0, parprim::plus{}),
                parprim::invalid_argument)
       << "the result inside the input";
+  // the transforms: int64 results read through an int32 view of the same memory
+  const std::vector<std::int64_t> wide_host(64, 5);
+  parprim::device_buffer<std::int64_t> wide(wide_host);
+  const parprim::device_span<const std::int32_t> narrow(
+      reinterpret_cast<const std::int32_t*>(std::as_const(wide).span().data()), 128);
+  EXPECT_THROW(parprim::transform_reduce_into(parprim::cuda, narrow, wide.span().subspan(3, 1),
+                                              std::int64_t{0}, parprim::plus{}, square{}),
+               parprim::invalid_argument)
+      << "a transform's result inside its input";
+  EXPECT_THROW(parprim::transform_reduce_into(parprim::cuda, dx.span().first(128), narrow,
+                                              wide.span().subspan(60, 1), std::int64_t{0},
+                                              parprim::plus{}, times_wide{}),
+               parprim::invalid_argument)
+      << "a transform's result inside its second input";
   EXPECT_EQ(r.to_host(), poison) << "nothing written by a rejected call";
   EXPECT_EQ(inout.to_host(), x) << "nothing written by a rejected call";
+  EXPECT_EQ(wide.to_host(), wide_host) << "nothing written by a rejected call";
   EXPECT_EQ(host_slot, -77);
 }
 
