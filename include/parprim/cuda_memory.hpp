@@ -36,7 +36,11 @@ namespace parprim {
 class cuda_memory_resource {
  public:
   virtual ~cuda_memory_resource() = default;
+  /// \return device memory of at least `bytes` bytes, 256-byte aligned, usable by work
+  /// enqueued on `stream` from now on \throws anything when it cannot
   virtual void* allocate(std::size_t bytes, CUstream_st* stream) = 0;
+  /// \brief Gives back a block of `allocate(bytes, stream)`; work already enqueued on `stream`
+  /// may still use it
   virtual void deallocate(void* p, std::size_t bytes, CUstream_st* stream) noexcept = 0;
 };
 
@@ -49,8 +53,10 @@ class cuda_async_memory_resource final : public cuda_memory_resource {
   cuda_async_memory_resource();
   /// \brief A pool the caller owns (it must outlive the adapter).
   explicit cuda_async_memory_resource(CUmemPoolHandle_st* pool) noexcept : pool_(pool) {}
+  /// \return `bytes` from the pool, in stream order on `stream`
   /// \throws parprim::cuda_error when the pool cannot provide `bytes`
   void* allocate(std::size_t bytes, CUstream_st* stream) override;
+  /// \brief `cudaFreeAsync(p, stream)`
   void deallocate(void* p, std::size_t bytes, CUstream_st* stream) noexcept override;
   /// \return the pool
   CUmemPoolHandle_st* pool() const noexcept { return pool_; }

@@ -94,6 +94,7 @@ struct plus {
 /// \brief The exact sum rounded once (float, double), `plus` on integers: see the file comment.
 /// Called directly on two operands it is `a + b`, which already is their exact sum rounded once.
 struct exact_plus {
+  /// \return `a + b` (the primitives route exact_plus to the exact sum instead)
   template <class A, class B>
   PARPRIM_HOST_DEVICE constexpr auto operator()(const A& a, const B& b) const {
     return a + b;
