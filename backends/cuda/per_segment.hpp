@@ -27,28 +27,19 @@
 
 namespace parprim::detail {
 
-/// \brief The compile-time requirements of the CUDA per-segment calls.
+/// \brief The compile-time requirements of the CUDA per-segment calls: those of the scans for
+/// the values, and where nvcc does not compile the call, precompiled values and keys or offsets
+/// of type `Index` (void: none).
 template <class Index, class In, class T, class Op>
 constexpr void check_cuda_segment_types() {
   check_cuda_scan_types<In, T, Op>();
 #if !defined(__CUDACC__)
-  static_assert(cuda::precompiled_segments_v<Index, In, T, Op>,
+  static_assert(std::is_void_v<Index> || cuda::precompiled_segment_index_v<Index>,
                 "parprim per-segment calls on parprim::cuda from a translation unit not compiled "
-                "by nvcc: only the combinations precompiled in the parprim::cuda library are "
-                "available here (element type = output type = int32_t, uint32_t, int64_t, "
-                "uint64_t, float or double with parprim::plus, minimum or maximum; keys and "
-                "offsets of int32_t, int64_t or uint64_t). For others, make this a .cu file.");
+                "by nvcc: keys and offsets of int32_t, int64_t or uint64_t are precompiled; for "
+                "other types make this a .cu file");
 #endif
 }
-
-/// \brief Whether this translation unit can count runs of keys of type K on the GPU.
-template <class K>
-inline constexpr bool cuda_segment_keys_available_v =
-#if defined(__CUDACC__)
-    true;
-#else
-    cuda::precompiled_segment_index_v<K>;
-#endif
 
 template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
 struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
@@ -66,7 +57,7 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
   static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
                            device_span<const In> in, device_span<const F> flags, device_span<T> out,
                            T init, Op op) {
-    check_cuda_segment_types<std::int32_t, In, T, Op>();
+    check_cuda_segment_types<void, In, T, Op>();
     cuda::reduce_flag_segments<In, T, Op>(cuda::options_of(policy), plan, in.data(),
                                           reinterpret_cast<const std::uint8_t*>(flags.data()),
                                           out.data(), init, op);
@@ -95,10 +86,12 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
 
   template <class K>
   static cuda::segment_plan plan(const policy_type& policy, device_span<const K> keys) {
-    static_assert(cuda_segment_keys_available_v<K>,
+#if !defined(__CUDACC__)
+    static_assert(cuda::precompiled_segment_index_v<K>,
                   "parprim::reduce_by_key on parprim::cuda from a translation unit not compiled "
                   "by nvcc: keys of int32_t, int64_t or uint64_t are precompiled; for other key "
                   "types make this a .cu file");
+#endif
     return cuda::plan_key_segments<K>(cuda::options_of(policy), keys.data(), keys.size());
   }
 

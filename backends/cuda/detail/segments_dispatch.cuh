@@ -18,6 +18,7 @@
 #include <parprim/backends/cuda/detail/segments_entry.hpp>
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/segment_tiles.cuh>
+#include <parprim/detail/offsets.hpp>
 #include <parprim/error.hpp>
 
 namespace parprim::detail::cuda {
@@ -77,10 +78,11 @@ void reduce(const launch_options& options, int device, Heads heads, const In* in
   if (n == 0) return;
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
-  temp_block tails_block(device, options.stream, options.memory, tiles * sizeof(open_segment<T>));
-  temp_block leads_block(device, options.stream, options.memory, tiles * sizeof(tile_lead<T>));
-  auto* tails = static_cast<open_segment<T>*>(tails_block.get());
-  auto* leads = static_cast<tile_lead<T>*>(leads_block.get());
+  const std::size_t tail_bytes = align256(tiles * sizeof(open_segment<T>));
+  temp_block states(device, options.stream, options.memory,
+                    tail_bytes + tiles * sizeof(tile_lead<T>));
+  auto* tails = static_cast<open_segment<T>*>(states.get());
+  auto* leads = reinterpret_cast<tile_lead<T>*>(static_cast<char*>(states.get()) + tail_bytes);
   launch(reduce_tiles<Heads, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, has_init,
          init, op, base, tails, leads);
   const open_segment_op<Op> sop{op};
@@ -127,22 +129,28 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), fn, {{begins, "the offsets"}});
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  temp_block slot(guard.device(), options.stream, options.memory, sizeof(unsigned long long));
-  auto* first_bad = static_cast<unsigned long long*>(slot.get());
-  const unsigned long long none = k + 1;
+  I ends[2];
+  PARPRIM_CUDA_CHECK(cudaMemcpyAsync(&ends[0], begins, sizeof(I), cudaMemcpyDeviceToHost, stream));
   PARPRIM_CUDA_CHECK(
-      cudaMemcpyAsync(first_bad, &none, sizeof(none), cudaMemcpyHostToDevice, stream));
-  launch(segments::check_offsets<I>, segments::helper_grid(k + 1, guard.device()),
-         segments::helper_block, 0, stream, begins, k, n, first_bad);
-  unsigned long long bad = none;
-  PARPRIM_CUDA_CHECK(cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+      cudaMemcpyAsync(&ends[1], begins + k, sizeof(I), cudaMemcpyDeviceToHost, stream));
+  unsigned long long bad = k + 1;
+  if (k > 0) {
+    temp_block slot(guard.device(), options.stream, options.memory, sizeof(bad));
+    auto* first_bad = static_cast<unsigned long long*>(slot.get());
+    PARPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(first_bad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
+    launch(segments::first_offset_decrease<I>, segments::helper_grid(k, guard.device()),
+           segments::helper_block, 0, stream, begins, k, first_bad);
+    PARPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+  }
   PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  if (bad == none) return;
-  const std::string where = "parprim::" + std::string(fn) + ": ";
-  if (bad == 0) throw invalid_argument(where + "the first offset must be 0");
-  if (bad == k) throw invalid_argument(where + "the last offset must be n = " + std::to_string(n));
-  throw invalid_argument(where + "the offsets decrease at " + std::to_string(bad) + " (offsets[" +
-                         std::to_string(bad) + "] > offsets[" + std::to_string(bad + 1) + "])");
+  check_offset_ends(ends[0], ends[1], k, n, fn);  // the host backends' wording (offsets.hpp)
+  if (bad <= k) {
+    I pair[2];
+    PARPRIM_CUDA_CHECK(cudaMemcpy(pair, begins + (bad - 1), sizeof(pair), cudaMemcpyDeviceToHost));
+    throw_offsets_decrease(fn, static_cast<std::size_t>(bad), pair[0], pair[1]);
+  }
 }
 
 template <class I, class In, class T, class Op>

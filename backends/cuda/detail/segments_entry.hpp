@@ -79,15 +79,12 @@ template <class K>
 void enqueue_key_run_flags(const launch_options& options, const K* keys, std::size_t n,
                            std::uint8_t* flags);
 
-/// \brief Whether libparprim_cuda holds the per-segment calls for these types: values as for
-/// reduce; keys and offsets of `Index` = int32_t, int64_t or uint64_t.
+/// \brief Whether libparprim_cuda holds the per-segment calls for keys or offsets of type
+/// `Index` (int32_t, int64_t or uint64_t; the values as for reduce, `precompiled_reduce_v`).
 template <class Index>
 inline constexpr bool precompiled_segment_index_v =
     std::is_same_v<Index, std::int32_t> || std::is_same_v<Index, std::int64_t> ||
     std::is_same_v<Index, std::uint64_t>;
-template <class Index, class In, class T, class Op>
-inline constexpr bool precompiled_segments_v =
-    precompiled_segment_index_v<Index>&& precompiled_reduce_v<In, T, Op>;
 
 }  // namespace parprim::detail::cuda
 

@@ -23,7 +23,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
@@ -337,20 +336,14 @@ __global__ void close_tiles(const open_segment<T>* __restrict__ open,
   }
 }
 
-/// \brief Offsets check: `*first_bad` becomes the smallest s at which the offsets fail (the
-/// first is not 0, the last is not n, or begins[s] > begins[s + 1]); it starts at k + 1.
+/// \brief Offsets check: `*first_bad` becomes the smallest i in [1, k] with
+/// `begins[i] < begins[i - 1]` (it starts at k + 1; the ends are checked on the host).
 template <class I>
-__global__ void check_offsets(const I* begins, std::size_t k, std::size_t n,
-                              unsigned long long* first_bad) {
-  for (std::size_t s = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; s <= k;
-       s += std::size_t{gridDim.x} * blockDim.x) {
-    const I b = begins[s];
-    bool negative = false;
-    if constexpr (std::is_signed_v<I>) negative = b < I{0};
-    bool bad = (s == 0 && b != I{0}) || (s == k && (negative || static_cast<std::size_t>(b) != n));
-    if (s < k && begins[s + 1] < b) bad = true;
-    if (bad) atomicMin(first_bad, static_cast<unsigned long long>(s));
-  }
+__global__ void first_offset_decrease(const I* begins, std::size_t k,
+                                      unsigned long long* first_bad) {
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x + 1; i <= k;
+       i += std::size_t{gridDim.x} * blockDim.x)
+    if (begins[i] < begins[i - 1]) atomicMin(first_bad, static_cast<unsigned long long>(i));
 }
 
 /// \brief `out[s] = init` for every empty CSR segment.

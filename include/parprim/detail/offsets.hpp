@@ -32,19 +32,24 @@ template <class I>
                          "] = " + std::to_string(before));
 }
 
-/// \brief Raises parprim::invalid_argument unless the first offset is 0 and the last is `n`
-/// (`offsets` is not empty: the front end checks that).
+/// \brief Raises parprim::invalid_argument unless the first offset, `front`, is 0 and the last,
+/// `back` (offsets[k]), is `n`.
 template <class I>
-void check_offset_ends(std::span<const I> offsets, std::size_t n, const char* fn) {
-  const I& front = offsets.front();
-  const I& back = offsets.back();
+void check_offset_ends(const I& front, const I& back, std::size_t k, std::size_t n,
+                       const char* fn) {
   if (!std::cmp_equal(front, 0))
     throw invalid_argument(std::string("parprim::") + fn + ": offsets[0] must be 0, got " +
                            std::to_string(front));
   if (!std::cmp_equal(back, n))
     throw invalid_argument(std::string("parprim::") + fn + ": the last offset (offsets[" +
-                           std::to_string(offsets.size() - 1) + "] = " + std::to_string(back) +
+                           std::to_string(k) + "] = " + std::to_string(back) +
                            ") must be the number of elements, " + std::to_string(n));
+}
+
+/// \brief As above, for k + 1 offsets in host memory.
+template <class I>
+void check_offset_ends(std::span<const I> offsets, std::size_t n, const char* fn) {
+  check_offset_ends(offsets.front(), offsets.back(), offsets.size() - 1, n, fn);
 }
 
 }  // namespace parprim::detail
