@@ -13,6 +13,7 @@
 
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/cuda_policy.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/transform_view.hpp>
 #include <parprim/device_span.hpp>
@@ -63,13 +64,33 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
                                       std::move(init), op);
   }
 
+  /// \brief parprim::exact_plus on float or double (`F`): `init` plus the exact sum of the
+  /// elements, as the superaccumulator that detail/exact_dispatch.hpp rounds (or an MPI rank
+  /// sends on). One launch of its own kernel (kernels/reduce_exact_sum.cuh), whatever the
+  /// policy's reduce rung: every rung would give these bits.
+  template <class In, class F>
+  static exact_accumulator<F> apply(const policy_type& policy, device_span<const In> in,
+                                    exact_accumulator<F> init, exact_sum<F>) {
+    require_synchronous_value<Sync>();
+    check_exact_types<In, F>();
+    return cuda::exact_fold<In, F>(cuda::options_of(policy), in.data(), in.size(), init);
+  }
+
   /// \brief parprim::reduce_into: the fold written to `out[0]` (device memory) in stream order.
   template <class In, class T, class Op>
   static void into(const policy_type& policy, device_span<const In> in, device_span<T> out, T init,
                    Op op) {
-    check_types<In, T, Op>();
-    cuda::reduce_into<R, In, T, Op>(cuda::options_of(policy), in.data(), in.size(), out.data(),
-                                    std::move(init), op);
+    if constexpr (runs_exact_sum_v<Op, T>) {
+      check_exact_types<In, T>();
+      cuda::exact_reduce_into<In, T>(cuda::options_of(policy), in.data(), in.size(), out.data(),
+                                     init);
+    } else if constexpr (is_exact_plus_v<Op>) {
+      into(policy, in, out, std::move(init), plus{});  // integers: exact_plus is plus
+    } else {
+      check_types<In, T, Op>();
+      cuda::reduce_into<R, In, T, Op>(cuda::options_of(policy), in.data(), in.size(), out.data(),
+                                      std::move(init), op);
+    }
   }
 
   /// \brief parprim::transform_reduce (one or two inputs): one launch of rung 7's
@@ -83,11 +104,28 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
     transform(policy, in, static_cast<T*>(nullptr), &result, op);
     return result;
   }
+  /// \brief parprim::transform_reduce with exact_plus on float or double: as the exact `apply`
+  /// above, the elements being `F(f(...))`.
+  template <class View, class F>
+  requires is_transform_view_v<View>
+  static exact_accumulator<F> apply(const policy_type& policy, const View& in,
+                                    exact_accumulator<F> init, exact_sum<F>) {
+    require_synchronous_value<Sync>();
+    transform_exact(policy, in, static_cast<F*>(nullptr), &init);
+    return init;
+  }
   /// \brief parprim::transform_reduce_into.
   template <class View, class T, class Op>
   requires is_transform_view_v<View>
   static void into(const policy_type& policy, const View& in, device_span<T> out, T init, Op op) {
-    transform(policy, in, out.data(), &init, op);
+    if constexpr (runs_exact_sum_v<Op, T>) {
+      exact_accumulator<T> start(init);
+      transform_exact(policy, in, out.data(), &start);
+    } else if constexpr (is_exact_plus_v<Op>) {
+      transform(policy, in, out.data(), &init, plus{});
+    } else {
+      transform(policy, in, out.data(), &init, op);
+    }
   }
 
   /// \brief Host ranges are a compile error.
@@ -142,6 +180,64 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
 #endif
   }
 
+#if defined(__CUDACC__)
+  /// \brief `run(load)` with the device load of a transform view: element i as `T(f(...))`.
+  template <class T, class View, class Run>
+  static void with_load(const View& in, const Run& run) {
+    if constexpr (requires { in.base2(); }) {
+      using load =
+          cuda::binary_transform_load<typename View::source1_type, typename View::source2_type, T,
+                                      typename View::function_type>;
+      run(load{in.base1().data(), in.base2().data(), in.function()});
+    } else {
+      using load =
+          cuda::unary_transform_load<typename View::source_type, T, typename View::function_type>;
+      run(load{in.base().data(), in.function()});
+    }
+  }
+#endif
+
+  template <class In, class F>
+  static constexpr void check_exact_types() {
+    static_assert(std::is_convertible_v<const In&, F>,
+                  "parprim::reduce(parprim::cuda, ..., parprim::exact_plus{}): the elements must "
+                  "convert to the accumulator type (float or double)");
+#if !defined(__CUDACC__)
+    static_assert(cuda::precompiled_exact_v<In, F>,
+                  "parprim::reduce(parprim::cuda, ..., parprim::exact_plus{}) from a translation "
+                  "unit not compiled by nvcc: the parprim::cuda library holds the exact sum of "
+                  "float elements into float and of double elements into double. For other "
+                  "element types, make this a .cu file compiled by nvcc.");
+#endif
+  }
+
+  /// \brief The transforms' exact sum (float or double `F`): rounded into `out` (device) when
+  /// given, else the superaccumulator into `*acc` (which holds init on entry).
+  template <class View, class F>
+  static void transform_exact(const policy_type& policy, const View& in, F* out,
+                              exact_accumulator<F>* acc) {
+    static_assert(cuda_transform_view_v<View>,
+                  "parprim::transform_reduce(parprim::cuda, ...) reads device memory: pass "
+                  "parprim::device_span<T> inputs, not host ranges.");
+#if defined(__CUDACC__)
+    const cuda::launch_options options = cuda::options_of(policy);
+    const auto run = [&](const auto& load) {
+      if (out != nullptr)
+        cuda::exact_transform_reduce_into(options, load, in.size(), out,
+                                          acc->template round<F>());
+      else
+        *acc = cuda::exact_transform_fold<F>(options, load, in.size(), *acc);
+    };
+    with_load<F>(in, run);
+#else
+    static_assert(cuda_always_false_v<View>,
+                  "parprim::transform_reduce(parprim::cuda, ...): the transform runs on the GPU, "
+                  "so this call must be compiled by nvcc (a .cu file), with f callable on the "
+                  "device (__host__ __device__ or __device__)");
+    (void)policy, (void)in, (void)out, (void)acc;
+#endif
+  }
+
   /// \brief The transforms' reduction: into `out` (device) when given, else into `*result`
   /// (host, synchronous); `*result` holds init on entry.
   template <class View, class T, class Op>
@@ -162,16 +258,7 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
       else
         *result = cuda::transform_reduce(options, load, in.size(), *result, op);
     };
-    if constexpr (requires { in.base2(); }) {
-      using load =
-          cuda::binary_transform_load<typename View::source1_type, typename View::source2_type, T,
-                                      typename View::function_type>;
-      run(load{in.base1().data(), in.base2().data(), in.function()});
-    } else {
-      using load =
-          cuda::unary_transform_load<typename View::source_type, T, typename View::function_type>;
-      run(load{in.base().data(), in.function()});
-    }
+    with_load<T>(in, run);
 #else
     static_assert(cuda_always_false_v<View>,
                   "parprim::transform_reduce(parprim::cuda, ...): the transform runs on the GPU, "

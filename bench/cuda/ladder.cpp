@@ -2,7 +2,9 @@
 /// \brief The reduction ladder, every rung, through the public API from a plain C++ file
 /// (precompiled instantiations): reduce/cuda_kN_<name>/<type>/n:<N>/manual_time. Each call
 /// returns the result on the host (the kernels, the copy of the result and the stream
-/// synchronisation are all inside the timed interval).
+/// synchronisation are all inside the timed interval). For float and double also
+/// reduce/cuda_exact_plus/<type>: parprim::exact_plus, the correctly rounded sum (its cost
+/// beside plus, rung 7, is the price of the same bits everywhere).
 
 #include <cstdint>
 #include <string>
@@ -40,10 +42,22 @@ void add_ladder() {
                              parprim::cuda.reduce_kernel(r::k7_vectorized_single_pass)));
 }
 
+template <class T>
+void add_exact_plus() {
+  add(std::string("reduce/cuda_exact_plus/") + type_name<T>(), [](benchmark::State& state, std::size_t n) {
+    run_reduce<T>(state, n, [n](const T* x) {
+      return parprim::reduce(parprim::cuda.on(bench_stream()), parprim::device_span<const T>(x, n),
+                             T(0), parprim::exact_plus{});
+    });
+  });
+}
+
 const bool registered = register_benchmarks([] {
   add_ladder<std::int32_t>();
   add_ladder<float>();
+  add_exact_plus<float>();
   add_ladder<double>();
+  add_exact_plus<double>();
 });
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <utility>
 
+#include <parprim/backends/cuda/detail/exact_sum_launch.cuh>
 #include <parprim/backends/cuda/detail/launch.cuh>
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/backends/cuda/kernels/reduce_first_add_during_load.cuh>
@@ -75,6 +76,36 @@ template <cuda_reduce_rung R, class In, class T, class Op>
 void reduce_into(const launch_options& options, const In* in, std::size_t n, T* out, T init,
                  Op op) {
   run_into<reduce_driver_t<R, In, T, Op>>(options, in, n, out, std::move(init), op, "reduce_into");
+}
+
+template <class In, class F>
+exact_accumulator<F> exact_fold(const launch_options& options, const In* in, std::size_t n,
+                                const exact_accumulator<F>& init) {
+  return run_exact_fold<F>(options, in, n, init);
+}
+
+template <class In, class F>
+void exact_reduce_into(const launch_options& options, const In* in, std::size_t n, F* out, F init) {
+  // (an empty sum is init rounded: init itself unless a NaN, which becomes the default NaN)
+  run_into<exact_sum_single_pass<F, F>>(options, in, n, out, exact_accumulator<F>(init).template round<F>(),
+                                        plus{}, "reduce_into");
+}
+
+/// \brief parprim::transform_reduce with exact_plus on float or double: as exact_fold, element
+/// i being `load(i)`.
+template <class F, class Load>
+exact_accumulator<F> exact_transform_fold(const launch_options& options, const Load& load,
+                                          std::size_t n, const exact_accumulator<F>& init) {
+  return run_exact_fold<F>(options, load, n, init);
+}
+
+/// \brief parprim::transform_reduce_into with exact_plus on float or double.
+template <class F, class Load>
+void exact_transform_reduce_into(const launch_options& options, const Load& load, std::size_t n,
+                                 F* out, F init) {
+  run_into<exact_sum_single_pass<F, F>>(options, load, n, out,
+                                        exact_accumulator<F>(init).template round<F>(), plus{},
+                                        "transform_reduce_into");
 }
 
 }  // namespace parprim::detail::cuda

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include <parprim/cuda_policy.hpp>
+#include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/operators.hpp>
 
 struct CUstream_st;
@@ -58,6 +59,20 @@ T reduce(const launch_options& options, const In* in, std::size_t n, T init, Op 
 template <cuda_reduce_rung R, class In, class T, class Op>
 void reduce_into(const launch_options& options, const In* in, std::size_t n, T* out, T init, Op op);
 
+/// \brief parprim::exact_plus on float or double (`F`): `init` plus the exact sum of
+/// `in[0..n)` (each element converted to `F`), as a superaccumulator, on the host; any n.
+/// Synchronous. \throws parprim::cuda_error, parprim::invalid_argument (a null or host input
+/// with n > 0, a stream of another device)
+template <class In, class F>
+exact_accumulator<F> exact_fold(const launch_options& options, const In* in, std::size_t n,
+                                const exact_accumulator<F>& init);
+
+/// \brief parprim::reduce_into with parprim::exact_plus on float or double: the exact sum of
+/// `init` and `in[0..n)` rounded once, written to `*out` (device memory) in stream order; any n.
+/// As reduce_into otherwise (errors, `nosync`).
+template <class In, class F>
+void exact_reduce_into(const launch_options& options, const In* in, std::size_t n, F* out, F init);
+
 template <class T, class... U>
 inline constexpr bool one_of_v = (std::is_same_v<T, U> || ...);
 
@@ -67,6 +82,10 @@ template <class In, class T, class Op>
 inline constexpr bool precompiled_reduce_v =
     std::is_same_v<In, T>&& one_of_v<T, std::int32_t, std::uint32_t, std::int64_t, std::uint64_t,
                                      float, double>&& one_of_v<Op, plus, minimum, maximum>;
+
+/// \brief Whether libparprim_cuda holds `exact_fold<In, F>` and `exact_reduce_into<In, F>`.
+template <class In, class F>
+inline constexpr bool precompiled_exact_v = std::is_same_v<In, F>&& one_of_v<F, float, double>;
 
 }  // namespace parprim::detail::cuda
 
@@ -110,3 +129,21 @@ inline constexpr bool precompiled_reduce_v =
   template PARPRIM_CUDA_REDUCE_INTO_SIGNATURE(Rung, T, Op);
 
 PARPRIM_CUDA_REDUCE_FOR_ALL(PARPRIM_CUDA_REDUCE_EXTERN)
+
+/// \brief The signatures of the exact sum's precompiled entries for `F` (float, double).
+#define PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F)                                      \
+  ::parprim::detail::exact_accumulator<F> parprim::detail::cuda::exact_fold<F, F>( \
+      const ::parprim::detail::cuda::launch_options&, const F*, std::size_t,        \
+      const ::parprim::detail::exact_accumulator<F>&)
+#define PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F)                  \
+  void parprim::detail::cuda::exact_reduce_into<F, F>(        \
+      const ::parprim::detail::cuda::launch_options&, const F*, std::size_t, F*, F)
+#define PARPRIM_CUDA_EXACT_EXTERN(F)                  \
+  extern template PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F); \
+  extern template PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F);
+#define PARPRIM_CUDA_EXACT_INSTANTIATE(F)      \
+  template PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F); \
+  template PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F);
+
+PARPRIM_CUDA_EXACT_EXTERN(float)
+PARPRIM_CUDA_EXACT_EXTERN(double)

@@ -80,6 +80,7 @@
 #include <parprim/backends/mpi/detail/local.hpp>
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/cuda_policy.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/segmented.hpp>
 #include <parprim/device_span.hpp>
@@ -162,7 +163,9 @@ T exact_identity() {
 template <class T, cuda_reduce_rung R, cuda_scan_rung S, class In, class Op>
 T fold_block(const basic_cuda_policy<R, S>& local, device_span<const In> in, const Op& op) {
   using impl = detail::reduce_impl<basic_cuda_policy<R, S>>;
-  if constexpr (exact_identity_v<Op, T>) {
+  if constexpr (detail::accumulating_operator<Op>) {
+    return impl::apply(local, in, T{}, op);  // (exact_plus: the empty superaccumulator)
+  } else if constexpr (exact_identity_v<Op, T>) {
     return impl::apply(local, in, exact_identity<Op, T>(), op);
   } else {
     In first;

@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/macros.hpp>
 
 namespace parprim::detail::exact {
 
@@ -48,7 +49,7 @@ inline constexpr bool chunk_path_enabled = true;
 #endif
 
 /// \brief 2^e as a double, for e <= 1023 (0 below the smallest subnormal, 2^-1074).
-inline double pow2(int e) {
+PARPRIM_HOST_DEVICE inline double pow2(int e) {
   if (e >= -1022) return __builtin_bit_cast(double, static_cast<std::uint64_t>(e + 1023) << 52);
   return e >= -1074 ? __builtin_bit_cast(double, std::uint64_t{1} << (e + 1074)) : 0.0;
 }
@@ -113,7 +114,7 @@ chunk_survey survey(const F* x, std::size_t n, double* sum = nullptr) {
 /// \brief The slicing plan of a chunk: 0 means "element by element" (infinities or NaNs, or
 /// exponents too far apart). `top` receives T (|x| < 2^T for every element).
 template <class F>
-int plan_levels(const chunk_survey& s, int& top) {
+PARPRIM_HOST_DEVICE int plan_levels(const chunk_survey& s, int& top) {
   using fmt = ieee_format<F>;
   constexpr int stored = fmt::precision - 1;
   if (!chunk_path_enabled || s.max_field == fmt::exponent_mask) return 0;

@@ -11,12 +11,12 @@
 ///   operator's, an exclusive scan's `init` enters as an accumulator, and a reduction's
 ///   accumulator is rounded here, once (a scan's outputs are rounded in its block step).
 ///
-/// The CUDA backend does not take exact sums yet: a device input (`device_span`, or a
-/// transform view of one) with exact_plus on float or double stops here with a compile error
-/// that says so, never a plain float sum. Adding it: remove that branch and give the CUDA
-/// backend `reduce_impl::apply` / `scan_impl` / `segmented_scan_impl` overloads for
-/// `exact_sum<F>` (device loops around exact_accumulator<F>, whose members are
-/// `PARPRIM_HOST_DEVICE`); docs/reproducible.md lists what they must do.
+/// The reductions take the same route on the GPU: the CUDA backend's `reduce_impl::apply`
+/// has overloads for an `exact_accumulator<F>` init with `exact_sum<F>`, which run its exact
+/// sum kernel (backends/cuda/kernels/reduce_exact_sum.cuh) and return the superaccumulator.
+/// The CUDA scans do not take exact sums yet: a device input (`device_span`, or a transform
+/// view of one) scanned with exact_plus on float or double stops here with a compile error that
+/// says so, never a plain float sum.
 
 #include <type_traits>
 #include <utility>
@@ -49,17 +49,18 @@ inline constexpr bool runs_exact_sum_v = is_exact_plus_v<Op>&& ieee_bits_v<T>;
 template <class>
 inline constexpr bool exact_always_false_v = false;
 
-/// \brief Readable compile errors for exact_plus where it is not available.
-template <class Op, class T, class Input>
+/// \brief Readable compile errors for exact_plus where it is not available: accumulators other
+/// than integers, float and double; and (unless `Reduction`) scans of device inputs.
+template <class Op, class T, class Input, bool Reduction = false>
 constexpr void require_exact_plus_types() {
   if constexpr (is_exact_plus_v<Op>) {
     static_assert(std::is_integral_v<T> || ieee_bits_v<T>,
                   "parprim::exact_plus sums float and double exactly (and integers as "
                   "parprim::plus); for other accumulator types (long double, user types) use "
                   "parprim::plus");
-    static_assert(!(ieee_bits_v<T> && device_input_v<Input>),
-                  "parprim::exact_plus on float / double: the CUDA backend does not take "
-                  "exact_plus yet. Use a host policy (parprim::seq, parprim::omp, "
+    static_assert(Reduction || !(ieee_bits_v<T> && device_input_v<Input>),
+                  "parprim::exact_plus on float / double: the CUDA scans do not take exact_plus "
+                  "yet (the CUDA reductions do). Use a host policy (parprim::seq, parprim::omp, "
                   "parprim::mpi(comm) with a host local policy), or parprim::plus on the GPU "
                   "(whose float results depend on the configuration).");
   }
@@ -99,14 +100,9 @@ auto backend_init(const T& init) {
 /// \brief `Impl::apply(policy, in, init, op)`, exact_plus routed.
 template <class Impl, class Policy, class Input, class T, class Op>
 T routed_reduce(const Policy& policy, const Input& in, T init, const Op& op) {
-  require_exact_plus_types<Op, T, Input>();
+  require_exact_plus_types<Op, T, Input, true>();
   if constexpr (runs_exact_sum_v<Op, T>) {
-    if constexpr (device_input_v<Input>) {
-      return init;  // not reached: require_exact_plus_types failed
-    } else {
-      return Impl::apply(policy, in, exact_accumulator<T>(init), exact_sum<T>{})
-          .template round<T>();
-    }
+    return Impl::apply(policy, in, exact_accumulator<T>(init), exact_sum<T>{}).template round<T>();
   } else {
     return Impl::apply(policy, in, std::move(init), backend_op<T>(op));
   }

@@ -1,0 +1,112 @@
+#pragma once
+/// \file
+/// \brief Host side of the GPU exact sum (kernels/reduce_exact_sum.cuh): its driver, which plans
+/// one launch and enqueues it, and the runner of the fold that returns the superaccumulator (a
+/// local fold that MPI continues). The rounded results (parprim::reduce, reduce_into) run the
+/// same driver through the reduction's runners (detail/launch.cuh).
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+#include <parprim/backends/cuda/detail/launch.cuh>
+#include <parprim/backends/cuda/kernels/reduce_exact_sum.cuh>
+#include <parprim/detail/exact_accumulator.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief Element i of a source as `F`: a pointer (converted), or a transform's load as it is.
+template <class F, class Source>
+auto exact_load_of(const Source& source) {
+  if constexpr (std::is_pointer_v<Source>)
+    return converting_load<std::remove_cv_t<std::remove_pointer_t<Source>>, F>{source};
+  else
+    return source;
+}
+
+/// \brief One launch of the exact sum of float or double (`F`) elements; the last block writes
+/// `Out`: `F` (rounded once) or `exact_accumulator<F>`. The grid is a few blocks per
+/// multiprocessor, each a contiguous whole number of warp tiles. Any operator argument is
+/// ignored (it is exact_plus or its accumulating form).
+template <class F, class Out>
+class exact_sum_single_pass {
+ public:
+  using accumulator = exact_accumulator<F>;
+  static constexpr unsigned block = exact_sum_tuning::block_size;
+
+  exact_sum_single_pass(std::size_t n, int device) : n_(n) {
+    const std::size_t max_grid =
+        static_cast<std::size_t>(multiprocessor_count(device)) *
+        exact_sum_tuning::blocks_per_sm<F>;
+    constexpr std::size_t tile = exact_warp_tile_v<F>;
+    constexpr std::size_t block_tiles = block / warp_threads;
+    const std::size_t tiles = ceil_div(n, tile);
+    const std::size_t rounds = ceil_div(tiles, block_tiles);  // one tile per warp each
+    grid_ = rounds < max_grid ? (rounds > 0 ? rounds : 1) : max_grid;
+    per_block_ = ceil_div(rounds, grid_) * block_tiles * tile;
+    grid_ = n > 0 ? ceil_div(n, per_block_) : 1;
+  }
+  /// \return the device scratch: one superaccumulator per block
+  std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(accumulator)); }
+
+  /// \brief Enqueues the launch; it writes `init` plus the sum of the elements to `*out`.
+  template <class Source, class Init, class Op>
+  void enqueue(const Source& source, const Init& init, Op, void* scratch, unsigned* ticket,
+               Out* out, cudaStream_t stream) const {
+    const auto load = exact_load_of<F>(source);
+    accumulator start;
+    if constexpr (std::is_same_v<Init, accumulator>)
+      start = init;
+    else
+      start = accumulator(static_cast<F>(init));
+    launch(reduce_exact_sum_kernel<block, decltype(load), F, Out>, grid_, block, 0, stream, load, n_,
+           per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
+  }
+
+ private:
+  std::size_t n_;
+  std::size_t grid_ = 1;
+  std::size_t per_block_ = 0;
+};
+
+/// \brief `init` plus the exact sum of `source`'s n elements, as a superaccumulator on the
+/// host (synchronous). As run_synchronous: written by the kernel straight into the cache's
+/// mapped host slot where it fits (float's, 56 bytes), else to device memory and copied (a
+/// double's, 280 bytes, exceeds the 256-byte slot).
+template <class F, class Source>
+exact_accumulator<F> run_exact_fold(const launch_options& options, const Source& source,
+                                    std::size_t n, const exact_accumulator<F>& init) {
+  using accumulator = exact_accumulator<F>;
+  device_guard guard(options.device);
+  check_stream(options.stream, guard.device(), "reduce");
+  if (n == 0) return init;
+  if constexpr (std::is_pointer_v<Source>)
+    if (source == nullptr)
+      throw invalid_argument("parprim::reduce: the input is null but n = " + std::to_string(n));
+  check_source(source);
+  constexpr bool in_slot = sizeof(accumulator) <= 256;
+  const exact_sum_single_pass<F, accumulator> driver(n, guard.device());
+  const std::size_t partial_bytes = driver.scratch_bytes();
+  call_scratch scratch(guard.device(), options.stream, options.memory,
+                       partial_bytes + (in_slot ? 0 : align256(sizeof(accumulator))), 0, 0,
+                       in_slot);
+  auto* result = in_slot ? static_cast<accumulator*>(scratch.result_slot())
+                         : reinterpret_cast<accumulator*>(
+                               static_cast<unsigned char*>(scratch.device_scratch()) +
+                               partial_bytes);
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  driver.enqueue(source, init, plus{}, scratch.device_scratch(), scratch.ticket(), result, stream);
+  accumulator r;
+  if (scratch.host_slot() == nullptr)
+    PARPRIM_CUDA_CHECK(cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(r),
+                                       cudaMemcpyDeviceToHost, stream));
+  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  scratch.finished_cleanly();
+  if (scratch.host_slot() != nullptr) std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(r));
+  return r;
+}
+
+}  // namespace parprim::detail::cuda

@@ -1,0 +1,454 @@
+#pragma once
+/// \file
+/// \brief parprim::exact_plus on the GPU: the exact sum of float or double elements, in one
+/// launch, as a superaccumulator (detail/exact_accumulator.hpp) that is rounded once.
+///
+/// The host fold's method (detail/exact_chunk.hpp, docs/reproducible.md) at warp scale. A warp
+/// takes a *warp tile* of 32 lanes x `exact_items_v<F>` elements (1024 floats, 512 doubles: at
+/// most exact::chunk, so the host's slicing constants hold), loaded coalesced (16-byte loads
+/// where the input is an aligned array), 128 bytes per lane in flight. Two warp reductions of the elements' exponent fields (`redux.sync`) give the
+/// tile's largest one and its smallest non-zero one; from them `exact::plan_levels` picks the
+/// number of slices L (as the host does for a chunk). Then every lane splits its elements into
+/// L slices by error-free extraction and sums each slice in double: every partial sum is exact
+/// whatever the order, so the lanes' sums combine exactly by shuffles, and the tile's L exact
+/// doubles are added to a superaccumulator spread over the warp's lanes (`warp_digits`: every
+/// lane updates its own digits at once, no local memory). A tile the slices do not cover (infinities,
+/// NaNs, exponents too far apart) is added element by element, each lane to its own
+/// superaccumulator: exact too, only slower.
+///
+/// The block merges its lanes' and warps' superaccumulators (integer additions: exact) and
+/// publishes one; the block that takes the last ticket merges all of them with `init` and
+/// writes either the superaccumulator (a fold that MPI continues across ranks) or the sum
+/// rounded once (parprim::reduce, reduce_into). Every step is exact, so the result is the same
+/// bits for any grid, block or tile shape, on any GPU, and equal to the host backends'.
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <parprim/backends/cuda/block/load.cuh>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
+#include <parprim/backends/cuda/kernels/reduce_vectorized_single_pass.cuh>
+#include <parprim/backends/cuda/warp/shuffle.cuh>
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_chunk.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief Launch shape of the exact sum: 256 threads, 4 blocks per multiprocessor, 128 bytes
+/// of loads in flight per lane (as rung 7).
+struct exact_sum_tuning {
+  static constexpr unsigned block_size = 256;
+  static constexpr unsigned bytes_per_lane = 128;
+  /// Blocks per multiprocessor, the registers' bound: 4 (64 registers a thread) for float;
+  /// 3 for double (80 registers), whose 64-bit tile work spills at 64.
+  template <class F>
+  static constexpr unsigned blocks_per_sm = sizeof(F) == 4 ? 4 : 3;
+  /// Whole warp tiles ahead that a warp prefetches into L2 (one bulk prefetch a tile), so
+  /// DRAM reads stay in flight while the warp computes on the tile it holds.
+  static constexpr unsigned prefetch_tiles = 2;
+};
+
+/// \brief Elements per lane of a warp tile.
+template <class F>
+inline constexpr unsigned exact_items_v = exact_sum_tuning::bytes_per_lane / sizeof(F);
+/// \brief Elements of a warp tile.
+template <class F>
+inline constexpr std::size_t exact_warp_tile_v = std::size_t(warp_threads) * exact_items_v<F>;
+
+/// \brief A superaccumulator spread over a warp, for the tiles' exact slice sums: 32-bit digits
+/// of the same fixed-point value as exact_accumulator<F> (digit d: bits [32 d, 32 d + 32) of
+/// its limbs), digit d held by lane d % 32 as `digit[d / 32]`, a signed 64-bit count with its
+/// carries deferred. Adding a double (the same on every lane) is a few integer operations on
+/// every lane at once, without local memory or divergence; each addition moves a digit by less
+/// than 2^32, so 2^30 of them fit before `add_to` must resolve the carries.
+template <class F>
+struct warp_digits {
+  static constexpr int digit_count = 2 * exact_accumulator<F>::limb_count;
+  static constexpr int per_lane = (digit_count + warp_threads - 1) / warp_threads;
+  std::int64_t digit[per_lane];
+
+  __device__ void clear() {
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) digit[r] = 0;
+  }
+
+  /// \brief Adds `d`, the same finite double on every lane, a whole multiple of 2^lsb_exponent
+  /// (as exact_accumulator::add_exact_double).
+  __device__ void add(double d, unsigned lane) {
+    const auto u = __builtin_bit_cast(std::uint64_t, d);
+    const int field = static_cast<int>((u >> 52) & 0x7ff);
+    std::uint64_t m = u & ((std::uint64_t{1} << 52) - 1);
+    if (field != 0) m |= std::uint64_t{1} << 52;
+    int pos = (field != 0 ? field : 1) - 1075 - exact_accumulator<F>::lsb_exponent;
+    if (pos < 0) {  // the bits shifted out are zero
+      m = -pos < 64 ? m >> -pos : 0;
+      pos = 0;
+    }
+    const int j = pos >> 5;
+    const int s = pos & 31;
+    const std::uint64_t shifted = m << s;  // bits 0..63 of m * 2^s (m < 2^53, s < 32)
+    const std::uint64_t piece[3] = {shifted & 0xffffffffu, shifted >> 32,
+                                    s != 0 ? m >> (64 - s) : 0};
+    const bool negative = (u >> 63) != 0;
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+      const int k = static_cast<int>(lane) + r * warp_threads - j;
+      const std::uint64_t p = k == 0 ? piece[0] : k == 1 ? piece[1] : k == 2 ? piece[2] : 0;
+      const auto v = static_cast<std::int64_t>(p);
+      digit[r] += negative ? -v : v;
+    }
+  }
+
+  /// \brief Adds the value to lane 0's `acc` (every lane must call), resolving the digits'
+  /// carries on the way; leaves the digits as they are.
+  __device__ __noinline__ void add_to(exact_accumulator<F>& acc, unsigned lane) const {
+    constexpr unsigned all = 0xffffffffu;
+    std::int64_t carry = 0;      // between digits: signed
+    std::uint64_t limb = 0;      // the limb being assembled from two digits
+    std::uint64_t acc_carry = 0;  // of the addition to acc
+    // (loops kept rolled: this runs once a block, and unrolled it would hold every limb in
+    // registers, which the tile loop needs)
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+#pragma unroll 1
+      for (int src = 0; src < static_cast<int>(warp_threads); ++src) {
+        const int d = r * static_cast<int>(warp_threads) + src;
+        const std::int64_t v = __shfl_sync(all, digit[r], src) + carry;
+        if (d >= digit_count) continue;
+        const auto low = static_cast<std::uint64_t>(v) & 0xffffffffu;
+        carry = v >> 32;  // arithmetic: the signed carry into the next digit
+        if (d % 2 == 0) {
+          limb = low;
+          continue;
+        }
+        limb |= low << 32;
+        if (lane == 0) {
+          const int k = d / 2;
+          const std::uint64_t sum = acc.limb[k] + limb;
+          const std::uint64_t c1 = sum < limb ? 1 : 0;
+          acc.limb[k] = sum + acc_carry;
+          acc_carry = c1 | (acc.limb[k] < sum ? 1 : 0);
+        }
+      }
+    }
+    // (the carries out of the top digit and limb are the sign's: two's complement drops them)
+  }
+};
+;
+
+/// \brief Adds `acc` of every lane into lane 0's (the other lanes end with partial sums).
+template <class F>
+__device__ __noinline__ void warp_merge(exact_accumulator<F>& acc) {
+  constexpr unsigned all = 0xffffffffu;
+  // (loops kept rolled, limb by limb with the carry: no second superaccumulator on the stack)
+#pragma unroll 1
+  for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2) {
+    std::uint64_t carry = 0;
+#pragma unroll 1
+    for (int k = 0; k < exact_accumulator<F>::limb_count; ++k) {
+      const std::uint64_t o = __shfl_down_sync(all, acc.limb[k], offset);
+      const std::uint64_t sum = acc.limb[k] + o;
+      const std::uint64_t c1 = sum < o ? 1 : 0;
+      acc.limb[k] = sum + carry;
+      carry = c1 | (acc.limb[k] < sum ? 1 : 0);
+    }
+    acc.state |= __shfl_down_sync(all, acc.state, offset);
+  }
+}
+
+/// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment).
+/// Rounding mode and order are explicit (`__dadd_rn`): no contraction, no reassociation.
+template <int Levels, class F, unsigned Items>
+__device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[3]) {
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+#pragma unroll
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  // independent dependency chains (all sums are exact, in any order); fewer with more slices,
+  // whose registers the tile needs
+  constexpr unsigned chains = Levels == 1 ? 4 : 2;
+  double acc[Levels][chains];
+#pragma unroll
+  for (int l = 0; l < Levels; ++l)
+#pragma unroll
+    for (unsigned c = 0; c < chains; ++c) acc[l][c] = 0.0;
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k) {
+    double r = static_cast<double>(x[k]);
+#pragma unroll
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
+      r = __dsub_rn(r, q);
+      acc[l][k % chains] = __dadd_rn(acc[l][k % chains], q);
+    }
+    acc[Levels - 1][k % chains] = __dadd_rn(acc[Levels - 1][k % chains], r);
+  }
+#pragma unroll
+  for (int l = 0; l < Levels; ++l)
+    sums[l] = chains == 4 ? __dadd_rn(__dadd_rn(acc[l][0], acc[l][1]),
+                                      __dadd_rn(acc[l][chains / 2], acc[l][chains - 1]))
+                          : __dadd_rn(acc[l][0], acc[l][chains - 1]);
+}
+
+/// \brief `acc.add(x)`, out of line: the rare path of a tile keeps its registers to itself.
+template <class F>
+__device__ __noinline__ void add_one(exact_accumulator<F>& acc, F x) {
+  acc.add(x);
+}
+
+/// \brief The sum of `count` superaccumulators, computed by the whole block (every thread
+/// calls; the result is thread 0's). Word k of a superaccumulator is limb k (k < limb_count) or
+/// the flags (k == limb_count); `read(b, k)` is word k of the b-th one. Thread t adds up word
+/// t % words of every (BlockSize / words)-th superaccumulator, as a 64-bit sum and a count of its
+/// carries (the flags ORed), with many reads in flight; warp 0 adds the threads' sums of each
+/// word and resolves the carries from limb to limb, into `a` (thread 0's is the sum; `a` is
+/// overwritten on warp 0). `slots`: shared memory for BlockSize pairs.
+template <unsigned BlockSize, class F, class Read>
+__device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read& read,
+                            std::uint64_t (*slots)[2]) {
+  constexpr unsigned all = 0xffffffffu;
+  constexpr int limbs = exact_accumulator<F>::limb_count;
+  constexpr unsigned words = limbs + 1;
+  constexpr unsigned groups = BlockSize / words;
+  constexpr int per_lane = (words + warp_threads - 1) / warp_threads;
+  const unsigned t = threadIdx.x;
+  const int k = static_cast<int>(t % words);
+  const unsigned group = t / words;
+  std::uint64_t sum = 0, carries = 0;
+  if (group < groups) {
+#pragma unroll 16
+    for (unsigned b = group; b < count; b += groups) {
+      const std::uint64_t v = read(b, k);
+      if (k == limbs) {
+        sum |= v;
+      } else {
+        sum += v;
+        carries += sum < v ? 1 : 0;
+      }
+    }
+  }
+  slots[t][0] = sum;
+  slots[t][1] = carries;
+  __syncthreads();
+  if (t < warp_threads) {
+    std::uint64_t total[per_lane], total_carries[per_lane];
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+      total[r] = 0;
+      total_carries[r] = 0;
+      const unsigned w = t + r * warp_threads;
+      if (w >= words) continue;
+      for (unsigned g = 0; g < groups; ++g) {
+        const std::uint64_t v = slots[g * words + w][0];
+        if (w == static_cast<unsigned>(limbs)) {
+          total[r] |= v;
+        } else {
+          total[r] += v;
+          total_carries[r] += (total[r] < v ? 1 : 0) + slots[g * words + w][1];
+        }
+      }
+    }
+    std::uint64_t carry = 0;
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+#pragma unroll 1
+      for (int src = 0; src < static_cast<int>(warp_threads); ++src) {
+        const int w = r * static_cast<int>(warp_threads) + src;
+        const std::uint64_t v0 = __shfl_sync(all, total[r], src);
+        const std::uint64_t c = __shfl_sync(all, total_carries[r], src);
+        if (w < limbs) {
+          const std::uint64_t v = v0 + carry;
+          carry = c + (v < v0 ? 1 : 0);
+          a.limb[w] = v;
+        } else if (w == limbs) {
+          a.state = v0;
+        }
+      }
+    }
+  }
+  __syncthreads();  // (the slots are reused by the next call)
+}
+
+/// \brief Adds a warp tile, `x` of every lane (elements past the end are -0, which adds
+/// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
+/// each element to its lane's superaccumulator `acc`. `flags` collects the state flags the
+/// slice path learns (not_only_negative_zeros).
+template <class F, unsigned Items>
+__device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
+                              std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
+  using format = ieee_format<F>;
+  using bits = typename format::bits_type;
+  constexpr unsigned all = 0xffffffffu;
+  constexpr int stored = format::precision - 1;
+  constexpr bits sign = bits{1} << (8 * sizeof(F) - 1);
+  constexpr unsigned no_field = 0xffffu;  // above every exponent field
+  unsigned high = 0, low = no_field, other = 0;
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k) {
+    const auto u = __builtin_bit_cast(bits, x[k]);
+    const bits magnitude = u & ~sign;
+    const auto field = static_cast<unsigned>(magnitude >> stored);
+    high = field > high ? field : high;
+    const unsigned key = magnitude != 0 ? field : no_field;
+    low = key < low ? key : low;
+    other |= u != sign ? 1u : 0u;
+  }
+  high = __reduce_max_sync(all, high);
+  low = __reduce_min_sync(all, low);
+  const bool all_zero = low == no_field;
+  const exact::chunk_survey survey{static_cast<int>(high), all_zero ? 0 : static_cast<int>(low),
+                                   all_zero, __any_sync(all, other) != 0};
+  int top = 0;
+  const int levels = exact::plan_levels<F>(survey, top);
+  if (levels == 0) {  // infinities, NaNs or a wide exponent range: element by element
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k) add_one(acc, x[k]);
+    return;
+  }
+  if (survey.not_only_negative_zeros) flags |= exact_accumulator<F>::not_only_negative_zeros;
+  if (all_zero) return;
+  double sums[3] = {0.0, 0.0, 0.0};
+  if (levels == 1)
+    lane_slice_sums<1>(x, top, sums);
+  else if (levels == 2)
+    lane_slice_sums<2>(x, top, sums);
+  else
+    lane_slice_sums<3>(x, top, sums);
+#pragma unroll
+  for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2)
+#pragma unroll
+    for (int l = 0; l < 3; ++l)
+      if (l < levels) sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(all, sums[l], offset));
+  for (int l = 0; l < levels; ++l) digits.add(sums[l], lane);
+}
+
+/// \brief Loads a whole warp tile starting at `p` (16-byte aligned) with 16-byte loads,
+/// coalesced across the warp; which lane holds which element does not matter to a sum.
+template <class F, unsigned Items>
+__device__ void load_tile_vectors(const F* p, unsigned lane, F (&x)[Items]) {
+  constexpr unsigned per_vector = 16 / sizeof(F);
+  const auto* v = reinterpret_cast<const vector16<F>*>(p);
+#pragma unroll
+  for (unsigned k = 0; k < Items / per_vector; ++k) {
+    const vector16<F> w = load_vector(v + k * warp_threads + lane);
+#pragma unroll
+    for (unsigned e = 0; e < per_vector; ++e) x[k * per_vector + e] = w.v[e];
+  }
+}
+
+/// \brief Whether a load reads `F` elements of an array as they are (16-byte loads possible).
+template <class Load, class F>
+inline constexpr bool direct_load_v = std::is_same_v<Load, converting_load<F, F>>;
+
+/// \brief Writes the finished sum: the superaccumulator itself, or rounded to `F`.
+template <class F>
+__device__ __noinline__ void store_exact(const exact_accumulator<F>& acc,
+                                         exact_accumulator<F>* out) {
+  *out = acc;
+}
+template <class F>
+__device__ __noinline__ void store_exact(const exact_accumulator<F>& acc, F* out) {
+  *out = acc.template round<F>();
+}
+
+/// \brief The exact sum kernel (see the file comment). Block b sums elements
+/// [b * per_block, min(n, (b + 1) * per_block)), per_block a multiple of the warp tile; its
+/// warps take the tiles in turn. `load(i)` is element i as `F`. The last block writes
+/// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
+template <unsigned BlockSize, class Load, class F, class Out>
+__global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
+    reduce_exact_sum_kernel(Load load, std::size_t n, std::size_t per_block,
+                            exact_accumulator<F>* partials, unsigned* ticket, Out* out,
+                            exact_accumulator<F> init) {
+  constexpr unsigned items = exact_items_v<F>;
+  constexpr std::size_t tile = exact_warp_tile_v<F>;
+  constexpr unsigned warps = BlockSize / warp_threads;
+  const unsigned lane = threadIdx.x % warp_threads;
+  const unsigned warp = threadIdx.x / warp_threads;
+  const std::size_t begin = blockIdx.x * per_block;
+  const std::size_t end = n - begin < per_block ? n : begin + per_block;
+
+  exact_accumulator<F> acc{};  // the lane's, for tiles the slices do not cover
+  warp_digits<F> digits;       // the warp's, for the tiles' slice sums
+  digits.clear();
+  std::uint64_t flags = 0;
+  bool aligned = false;
+  if constexpr (direct_load_v<Load, F>) aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
+  unsigned pending = 0;  // tiles added to the digits since their carries were resolved
+  for (std::size_t t = begin + warp * tile; t < end; t += warps * tile) {
+    F x[items];
+    if (t + tile <= end) {
+      if constexpr (direct_load_v<Load, F>) {
+        const std::size_t ahead = t + exact_sum_tuning::prefetch_tiles * warps * tile;
+        if (aligned && lane == 0 && ahead + tile <= end)
+          bulk_prefetch_l2(load.in + ahead, static_cast<unsigned>(tile * sizeof(F)));
+        if (aligned) {
+          load_tile_vectors(load.in + t, lane, x);
+        } else {
+#pragma unroll
+          for (unsigned k = 0; k < items; ++k) x[k] = load(t + k * warp_threads + lane);
+        }
+      } else {
+#pragma unroll
+        for (unsigned k = 0; k < items; ++k) x[k] = load(t + k * warp_threads + lane);
+      }
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < items; ++k) {
+        const std::size_t i = t + k * warp_threads + lane;
+        x[k] = i < end ? load(i) : -F(0);
+      }
+    }
+    add_warp_tile(acc, digits, flags, x, lane);
+    if (++pending == (1u << 28)) {  // at most 3 additions a tile: resolve before 2^30
+      digits.add_to(acc, lane);
+      digits.clear();
+      pending = 0;
+    }
+  }
+  {
+    digits.add_to(acc, lane);
+    acc.state |= flags;
+  }
+  // Lanes other than 0 hold sums only where a tile took the element-by-element path.
+  if (__any_sync(0xffffffffu, lane != 0 && (acc.state != 0 || !acc.holds_zero()))) warp_merge(acc);
+  __syncwarp();
+
+  __shared__ exact_accumulator<F> warp_sums[warps];
+  __shared__ std::uint64_t slots[BlockSize][2];
+  __shared__ bool is_last;
+  if (lane == 0) warp_sums[warp] = acc;
+  __syncthreads();
+  block_merge<BlockSize, F>(
+      acc, warps,
+      [&](unsigned b, int k) {
+        return k < exact_accumulator<F>::limb_count ? warp_sums[b].limb[k] : warp_sums[b].state;
+      },
+      slots);
+  if (threadIdx.x == 0) {
+    partials[blockIdx.x] = acc;
+    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+  }
+  __syncwarp();
+  __syncthreads();
+  if (!is_last) return;
+  __threadfence();
+  static_assert(sizeof(exact_accumulator<F>) ==
+                    (exact_accumulator<F>::limb_count + 1) * sizeof(std::uint64_t),
+                "the partials are read as their limbs followed by the flags");
+  block_merge<BlockSize, F>(
+      acc, gridDim.x,
+      [&](unsigned b, int k) {
+        const auto* words = reinterpret_cast<const unsigned long long*>(partials + b);
+        return static_cast<std::uint64_t>(__ldcg(words + k));  // (limbs, then the flags)
+      },
+      slots);
+  if (threadIdx.x == 0) {
+    acc.merge(init);
+    store_exact(acc, out);
+    *ticket = 0;  // ready for the next launch on this stream
+  }
+}
+
+}  // namespace parprim::detail::cuda

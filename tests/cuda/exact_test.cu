@@ -1,0 +1,190 @@
+/// \file
+/// \brief parprim::exact_plus on the GPU (tests CudaExact*): float and double reductions must
+/// equal, bit for bit, the exact sum of their operands rounded once (tests/support/
+/// exact_reference.hpp, an independent big-integer reference) and so parprim::seq's result, on
+/// the inputs of tests/support/exact_values.hpp (wide exponents, cancellation, subnormals,
+/// signed zeros, NaN and infinities, overflow, halfway cases) at sizes around the warp tile (1024
+/// floats, 512 doubles), the block's tiles and the grid; on every reduce rung of the policy;
+/// from a misaligned start; into device memory (reduce_into, nosync on a stream); through
+/// transform_reduce with one and two inputs.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <limits>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <parprim/parprim.hpp>
+
+#include "cuda_test_support.hpp"
+#include "support/exact_reference.hpp"
+#include "support/exact_values.hpp"
+
+namespace parprim_cuda_test {
+namespace {
+
+namespace pt = ::parprim_test;
+
+/// \brief Around the warp tiles (512, 1024), the block's (8 tiles), primes, 2^k +- 1, more
+/// blocks than the grid holds at once; capped by PARPRIM_CUDA_TEST_MAX_N.
+std::vector<std::size_t> exact_sizes() {
+  std::vector<std::size_t> v;
+  for (std::size_t n : {0, 1, 2, 3, 31, 32, 33, 511, 512, 513, 1023, 1024, 1025, 4095, 4097, 8191,
+                        8193, 10007, 65537, 262145, 1000003, 4194305})
+    if (n <= scans::scan_max_n()) v.push_back(n);
+  return v;
+}
+
+template <class F>
+std::string bits_of(F x) {
+  using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g (0x%llx)", static_cast<double>(x),
+                static_cast<unsigned long long>(__builtin_bit_cast(U, x)));
+  return buf;
+}
+
+template <class F>
+void reduce_matches_reference() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  parprim::device_buffer<F> d;
+  for (const pt::exact_mix mix : pt::all_exact_mixes) {
+    for (const std::size_t n : exact_sizes()) {
+      SCOPED_TRACE(std::string(pt::exact_mix_name(mix)) + ", n = " + std::to_string(n));
+      std::mt19937_64 rng(seed ^ (n * 0x9e3779b97f4a7c15ull) ^ static_cast<std::uint64_t>(mix));
+      const std::vector<F> in = pt::exact_input<F>(mix, rng, n);
+      const F init = n % 3 == 0 ? -F(0) : static_cast<F>(0.25);
+      d = parprim::device_buffer<F>(in);
+      const F want = pt::exact_expected<F>::reduce(in, init);
+      const F got = parprim::reduce(parprim::cuda, std::as_const(d).span(), init, parprim::exact_plus{});
+      EXPECT_TRUE(bitwise_equal(got, want)) << "got " << bits_of(got) << ", want " << bits_of(want);
+      const F host = parprim::reduce(parprim::seq, in, init, parprim::exact_plus{});
+      EXPECT_TRUE(bitwise_equal(got, host)) << "seq gives " << bits_of(host);
+      if (n > 1) {  // from a start that is not 16-byte aligned
+        const parprim::device_span<const F> tail(std::as_const(d).span().data() + 1, n - 1);
+        const std::vector<F> host_tail(in.begin() + 1, in.end());
+        const F t = parprim::reduce(parprim::cuda, tail, init, parprim::exact_plus{});
+        EXPECT_TRUE(bitwise_equal(t, pt::exact_expected<F>::reduce(host_tail, init)))
+            << "misaligned start: got " << bits_of(t);
+      }
+    }
+  }
+}
+
+TEST(CudaExact, FloatReduceIsTheRoundedExactSum) { reduce_matches_reference<float>(); }
+TEST(CudaExact, DoubleReduceIsTheRoundedExactSum) { reduce_matches_reference<double>(); }
+
+/// Every reduce rung of the policy gives the same bits (the exact sum ignores the rung).
+TEST(CudaExact, EveryRungGivesTheSameBits) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  const std::vector<float> in = pt::exact_input<float>(pt::exact_mix::cancellation, rng, 70001);
+  const parprim::device_buffer<float> d(in);
+  const float want = pt::exact_expected<float>::reduce(in, 1.0f);
+  for_each_policy(all_rungs, [&](const auto& policy) {
+    const float got = parprim::reduce(policy, std::as_const(d).span(), 1.0f, parprim::exact_plus{});
+    EXPECT_TRUE(bitwise_equal(got, want)) << rung_name(policy) << ": got " << bits_of(got);
+  });
+}
+
+template <class F>
+void reduce_into_matches_reference() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const cudaStream_t stream = scans::test_stream();
+  parprim::device_buffer<F> result(1);
+  for (const pt::exact_mix mix : {pt::exact_mix::uniform, pt::exact_mix::wide,
+                                  pt::exact_mix::special, pt::exact_mix::overflow}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1025},
+                                std::size_t{65537}}) {
+      SCOPED_TRACE(std::string(pt::exact_mix_name(mix)) + ", n = " + std::to_string(n));
+      std::mt19937_64 rng(seed + n);
+      const std::vector<F> in = pt::exact_input<F>(mix, rng, n);
+      const parprim::device_buffer<F> d(in);
+      const F init = static_cast<F>(-3);
+      parprim::reduce_into(parprim::cuda.on(stream).nosync(), std::as_const(d).span(), result.span(), init,
+                           parprim::exact_plus{});
+      scans::cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+      const F got = result.to_host()[0];
+      const F want = pt::exact_expected<F>::reduce(in, init);
+      EXPECT_TRUE(bitwise_equal(got, want)) << "got " << bits_of(got) << ", want " << bits_of(want);
+    }
+  }
+  // An empty range gives init rounded: a NaN init becomes the default NaN, as on the host.
+  parprim::device_buffer<F> empty(0);
+  const F nan_init = std::numeric_limits<F>::signaling_NaN();
+  parprim::reduce_into(parprim::cuda, std::as_const(empty).span(), result.span(), nan_init,
+                       parprim::exact_plus{});
+  const F host = parprim::reduce(parprim::seq, std::vector<F>{}, nan_init, parprim::exact_plus{});
+  EXPECT_TRUE(bitwise_equal(result.to_host()[0], host));
+}
+
+TEST(CudaExact, FloatReduceIntoDeviceMemory) { reduce_into_matches_reference<float>(); }
+TEST(CudaExact, DoubleReduceIntoDeviceMemory) { reduce_into_matches_reference<double>(); }
+
+struct triple {
+  __host__ __device__ float operator()(float x) const { return 3.0f * x; }
+};
+struct product {
+  __host__ __device__ double operator()(float a, float b) const {
+    return static_cast<double>(a) * static_cast<double>(b);  // exact: 48 bits
+  }
+};
+
+/// transform_reduce (one and two inputs, and into device memory) gives parprim::seq's bits.
+TEST(CudaExact, TransformReduceGivesTheHostBits) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  parprim::device_buffer<double> result(1);
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{513},
+                              std::size_t{100003}, std::size_t{1} << 20}) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::mt19937_64 rng(seed + n);
+    const std::vector<float> a = pt::exact_input<float>(pt::exact_mix::mixed_scale, rng, n);
+    const std::vector<float> b = pt::exact_input<float>(pt::exact_mix::uniform, rng, n);
+    const parprim::device_buffer<float> da(a), db(b);
+    const float t = parprim::transform_reduce(parprim::cuda, da.span(), 0.5f,
+                                              parprim::exact_plus{}, triple{});
+    const float th =
+        parprim::transform_reduce(parprim::seq, a, 0.5f, parprim::exact_plus{}, triple{});
+    EXPECT_TRUE(bitwise_equal(t, th)) << "got " << bits_of(t) << ", seq " << bits_of(th);
+    const double dot = parprim::transform_reduce(parprim::cuda, da.span(), db.span(), -0.0,
+                                                 parprim::exact_plus{}, product{});
+    const double doth =
+        parprim::transform_reduce(parprim::seq, a, b, -0.0, parprim::exact_plus{}, product{});
+    EXPECT_TRUE(bitwise_equal(dot, doth)) << "got " << bits_of(dot) << ", seq " << bits_of(doth);
+    parprim::transform_reduce_into(parprim::cuda, da.span(), db.span(), result.span(), -0.0,
+                                   parprim::exact_plus{}, product{});
+    EXPECT_TRUE(bitwise_equal(result.to_host()[0], doth)) << "transform_reduce_into";
+  }
+}
+
+/// Integers: exact_plus is plus, on the GPU too (reduce and reduce_into).
+TEST(CudaExact, IntegersArePlus) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  std::vector<std::int64_t> in(100003);
+  for (std::size_t i = 0; i < in.size(); ++i) in[i] = static_cast<std::int64_t>(i * i % 1000) - 500;
+  const parprim::device_buffer<std::int64_t> d(in);
+  parprim::device_buffer<std::int64_t> result(1);
+  const std::int64_t want = parprim::reduce(parprim::seq, in, std::int64_t{7});
+  EXPECT_EQ(parprim::reduce(parprim::cuda, std::as_const(d).span(), std::int64_t{7}, parprim::exact_plus{}),
+            want);
+  parprim::reduce_into(parprim::cuda, std::as_const(d).span(), result.span(), std::int64_t{7},
+                       parprim::exact_plus{});
+  EXPECT_EQ(result.to_host()[0], want);
+}
+
+}  // namespace
+}  // namespace parprim_cuda_test
