@@ -27,7 +27,6 @@
 #include <type_traits>
 
 #include <parprim/backends/cuda/block/load.cuh>
-#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/kernels/reduce_vectorized_single_pass.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
 #include <parprim/detail/exact_accumulator.hpp>
@@ -44,9 +43,6 @@ struct exact_sum_tuning {
   /// 3 for double (80 registers), whose 64-bit tile work spills at 64.
   template <class F>
   static constexpr unsigned blocks_per_sm = sizeof(F) == 4 ? 4 : 3;
-  /// Whole warp tiles ahead that a warp prefetches into L2 (one bulk prefetch a tile), so
-  /// DRAM reads stay in flight while the warp computes on the tile it holds.
-  static constexpr unsigned prefetch_tiles = 2;
 };
 
 /// \brief Elements per lane of a warp tile.
@@ -102,7 +98,7 @@ struct warp_digits {
 
   /// \brief Adds the value to lane 0's `acc` (every lane must call), resolving the digits'
   /// carries on the way; leaves the digits as they are.
-  __device__ __noinline__ void add_to(exact_accumulator<F>& acc, unsigned lane) const {
+  __device__ void add_to(exact_accumulator<F>& acc, unsigned lane) const {
     constexpr unsigned all = 0xffffffffu;
     std::int64_t carry = 0;      // between digits: signed
     std::uint64_t limb = 0;      // the limb being assembled from two digits
@@ -139,7 +135,7 @@ struct warp_digits {
 
 /// \brief Adds `acc` of every lane into lane 0's (the other lanes end with partial sums).
 template <class F>
-__device__ __noinline__ void warp_merge(exact_accumulator<F>& acc) {
+__device__ void warp_merge(exact_accumulator<F>& acc) {
   constexpr unsigned all = 0xffffffffu;
   // (loops kept rolled, limb by limb with the carry: no second superaccumulator on the stack)
 #pragma unroll 1
@@ -190,9 +186,9 @@ __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[3])
                           : __dadd_rn(acc[l][0], acc[l][chains - 1]);
 }
 
-/// \brief `acc.add(x)`, out of line: the rare path of a tile keeps its registers to itself.
+/// \brief `acc.add(x)`: one element on the element-by-element path.
 template <class F>
-__device__ __noinline__ void add_one(exact_accumulator<F>& acc, F x) {
+__device__ void add_one(exact_accumulator<F>& acc, F x) {
   acc.add(x);
 }
 
@@ -229,6 +225,7 @@ __device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read&
   }
   slots[t][0] = sum;
   slots[t][1] = carries;
+  __syncwarp();
   __syncthreads();
   if (t < warp_threads) {
     std::uint64_t total[per_lane], total_carries[per_lane];
@@ -266,6 +263,7 @@ __device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read&
       }
     }
   }
+  __syncwarp();
   __syncthreads();  // (the slots are reused by the next call)
 }
 
@@ -379,9 +377,6 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
     F x[items];
     if (t + tile <= end) {
       if constexpr (direct_load_v<Load, F>) {
-        const std::size_t ahead = t + exact_sum_tuning::prefetch_tiles * warps * tile;
-        if (aligned && lane == 0 && ahead + tile <= end)
-          bulk_prefetch_l2(load.in + ahead, static_cast<unsigned>(tile * sizeof(F)));
         if (aligned) {
           load_tile_vectors(load.in + t, lane, x);
         } else {
@@ -418,6 +413,7 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   __shared__ std::uint64_t slots[BlockSize][2];
   __shared__ bool is_last;
   if (lane == 0) warp_sums[warp] = acc;
+  __syncwarp();
   __syncthreads();
   block_merge<BlockSize, F>(
       acc, warps,
