@@ -16,6 +16,7 @@
 #include "support/backends.hpp"
 #include "support/cases.hpp"
 #include "support/harness.hpp"
+#include "support/sweep.hpp"
 
 namespace parprim_test {
 namespace {
@@ -46,25 +47,11 @@ void check_reduce(const named_policy<Policy>& p, std::span<const typename Case::
 
 template <class B, class Case>
 void run_reduce(const std::vector<std::size_t>& sizes, bool large) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE(seed_trace(seed));
-  std::size_t size_index = 0;
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    rng_t r = make_rng(seed, n);
-    const auto input = make_input<Case>(r, n);
-    const auto init = Case::init(r);
-    const auto list = [&] { return large ? B::large_policies() : B::policies(); };
-    const std::size_t policies = list().size();
-    for_each_policy<B>(
-        list,
-        [&](const auto& p, std::size_t i) {
-          if (runs_policy(large, size_index, i, policies)) check_reduce<B, Case>(p, input, init);
-        },
-        n);
-    ++size_index;
-    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-  }
+  for_each_size<Case>(sizes, [&](const sweep_size<Case>& s) {
+    for_each_policy_at<B>(large, s.n, s.index, [&](const auto& p, std::size_t) {
+      check_reduce<B, Case>(p, s.input, s.init);
+    });
+  });
 }
 
 template <class B>
