@@ -47,6 +47,35 @@ void expect_invalid(const std::string& what, const std::vector<T>& memory,
   EXPECT_TRUE(bitwise_equal(memory, before)) << "memory changed although the call threw";
 }
 
+/// Expects both segmented scans of `in` with `flags` into `out` to raise, `memory` unchanged.
+template <class Policy, class In, class Flags, class T>
+void expect_segmented_scans_invalid(const Policy& policy, const In& in, const Flags& flags,
+                                    std::span<T> out, T init, const auto& memory) {
+  expect_invalid("segmented_inclusive_scan", memory, [&] {
+    parprim::segmented_inclusive_scan(policy, in, flags, out, parprim::plus{});
+  });
+  expect_invalid("segmented_exclusive_scan", memory, [&] {
+    parprim::segmented_exclusive_scan(policy, in, flags, out, init, parprim::plus{});
+  });
+}
+
+/// Expects all four scans (plain and segmented, inclusive and exclusive) to raise, `memory`
+/// unchanged.
+template <class Policy, class In, class Flags, class T>
+void expect_scans_invalid(const Policy& policy, const In& in, const Flags& flags, std::span<T> out,
+                          T init, const auto& memory) {
+  expect_invalid("inclusive_scan", memory, [&] { parprim::inclusive_scan(policy, in, out); });
+  expect_invalid("exclusive_scan", memory,
+                 [&] { parprim::exclusive_scan(policy, in, out, init, parprim::plus{}); });
+  expect_segmented_scans_invalid(policy, in, flags, out, init, memory);
+}
+
+/// The visible elements of a vector made by poisoned<T>(n) (without its guards).
+template <class T>
+std::span<T> visible(std::vector<T>& poisoned_vector) {
+  return std::span<T>(poisoned_vector).subspan(guard, poisoned_vector.size() - 2 * guard);
+}
+
 template <class B>
 class Errors : public ::testing::Test {};
 TYPED_TEST_SUITE(Errors, backends);
@@ -67,28 +96,12 @@ TYPED_TEST(Errors, SizeMismatch) {
           for (std::size_t m : {n - 1, n + 1}) {
             SCOPED_TRACE("output of " + std::to_string(m) + " elements");
             std::vector<long> out = poisoned<long>(m);
-            const std::span<long> o = std::span<long>(out).subspan(guard, m);
-            expect_invalid("inclusive_scan", out,
-                           [&] { parprim::inclusive_scan(p.policy, in, o); });
-            expect_invalid("exclusive_scan", out,
-                           [&] { parprim::exclusive_scan(p.policy, in, o, 5L, parprim::plus{}); });
-            expect_invalid("segmented_inclusive_scan", out, [&] {
-              parprim::segmented_inclusive_scan(p.policy, in, flags, o, parprim::plus{});
-            });
-            expect_invalid("segmented_exclusive_scan", out, [&] {
-              parprim::segmented_exclusive_scan(p.policy, in, flags, o, 5L, parprim::plus{});
-            });
+            expect_scans_invalid(p.policy, in, flags, visible(out), 5L, out);
           }
           for (const auto* f : {&flags_short, &flags_long}) {
             SCOPED_TRACE("flags of " + std::to_string(f->size()) + " elements");
             std::vector<long> out = poisoned<long>(n);
-            const std::span<long> o = std::span<long>(out).subspan(guard, n);
-            expect_invalid("segmented_inclusive_scan", out, [&] {
-              parprim::segmented_inclusive_scan(p.policy, in, *f, o, parprim::plus{});
-            });
-            expect_invalid("segmented_exclusive_scan", out, [&] {
-              parprim::segmented_exclusive_scan(p.policy, in, *f, o, 5L, parprim::plus{});
-            });
+            expect_segmented_scans_invalid(p.policy, in, *f, visible(out), 5L, out);
             std::vector<int> io = in;  // in place, flags wrong
             expect_invalid("segmented_inclusive_scan in place", io, [&] {
               parprim::segmented_inclusive_scan(p.policy, io, *f, io, parprim::plus{});
@@ -120,7 +133,7 @@ TYPED_TEST(Errors, NullDataWithNonZeroSize) {
           std::vector<int> in(n, 3);
           const std::vector<std::uint8_t> flags(n, 0);
           std::vector<int> out = poisoned<int>(n);
-          const std::span<int> o = std::span<int>(out).subspan(guard, n);
+          const std::span<int> o = visible(out);
           const std::vector<int> nothing;
           expect_invalid("reduce, null input", nothing,
                          [&] { (void)parprim::reduce(p.policy, null_in, 0, parprim::plus{}); });
@@ -169,16 +182,7 @@ TYPED_TEST(Errors, PartialOverlap) {
             if (shift == 0 || std::abs(shift) >= static_cast<std::ptrdiff_t>(n)) continue;
             SCOPED_TRACE("output shifted by " + std::to_string(shift) + " elements");
             const std::span<int> out(buf.data() + static_cast<std::ptrdiff_t>(in_at) + shift, n);
-            expect_invalid("inclusive_scan", buf,
-                           [&] { parprim::inclusive_scan(p.policy, in, out); });
-            expect_invalid("exclusive_scan", buf,
-                           [&] { parprim::exclusive_scan(p.policy, in, out, 1, parprim::plus{}); });
-            expect_invalid("segmented_inclusive_scan", buf, [&] {
-              parprim::segmented_inclusive_scan(p.policy, in, flags, out, parprim::plus{});
-            });
-            expect_invalid("segmented_exclusive_scan", buf, [&] {
-              parprim::segmented_exclusive_scan(p.policy, in, flags, out, 1, parprim::plus{});
-            });
+            expect_scans_invalid(p.policy, in, flags, out, 1, buf);
           }
           // same address, different element widths: int32 input, int64 output over its bytes
           std::vector<std::int64_t> wide(n);
@@ -205,12 +209,7 @@ TYPED_TEST(Errors, FlagsOverlapOutput) {
           for (std::size_t offset : {std::size_t{0}, std::size_t{3}, n * sizeof(int) - 1}) {
             SCOPED_TRACE("flags at byte " + std::to_string(offset) + " of the output");
             const std::span<const std::uint8_t> f(bytes + offset, n);
-            expect_invalid("segmented_inclusive_scan", out, [&] {
-              parprim::segmented_inclusive_scan(p.policy, in, f, o, parprim::plus{});
-            });
-            expect_invalid("segmented_exclusive_scan", out, [&] {
-              parprim::segmented_exclusive_scan(p.policy, in, f, o, 2, parprim::plus{});
-            });
+            expect_segmented_scans_invalid(p.policy, in, f, o, 2, out);
           }
           // in place, flags inside the in/out range
           std::vector<int> io = in;
@@ -261,12 +260,12 @@ TYPED_TEST(Errors, PerSegmentResults) {
           }
           const std::size_t k = (n + 2) / 3;  // segments, and key runs
           std::vector<long> small = poisoned<long>(k - 1);
-          const std::span<long> o_small = std::span<long>(small).subspan(guard, k - 1);
+          const std::span<long> o_small = visible(small);
           expect_invalid("segmented_reduce, out of k - 1", small, [&] {
             (void)parprim::segmented_reduce(p.policy, in, flags, o_small, 0L, op);
           });
           std::vector<long> big = poisoned<long>(n);
-          const std::span<long> o_big = std::span<long>(big).subspan(guard, n);
+          const std::span<long> o_big = visible(big);
           for (std::size_t m : {n - 1, n + 1}) {
             const std::vector<std::uint8_t> f(m, 1);
             expect_invalid("segmented_reduce, flags of " + std::to_string(m), big, [&] {
@@ -274,13 +273,13 @@ TYPED_TEST(Errors, PerSegmentResults) {
             });
             const std::vector<int> kk(m, 0);
             std::vector<int> scan_out = poisoned<int>(n);
-            const std::span<int> so = std::span<int>(scan_out).subspan(guard, n);
+            const std::span<int> so = visible(scan_out);
             expect_invalid("inclusive_scan_by_key, keys of " + std::to_string(m), scan_out,
                            [&] { parprim::inclusive_scan_by_key(p.policy, kk, in, so, op); });
             expect_invalid("exclusive_scan_by_key, keys of " + std::to_string(m), scan_out,
                            [&] { parprim::exclusive_scan_by_key(p.policy, kk, in, so, 0, op); });
             std::vector<int> keys_out = poisoned<int>(n);
-            const std::span<int> ko = std::span<int>(keys_out).subspan(guard, n);
+            const std::span<int> ko = visible(keys_out);
             expect_invalid("reduce_by_key, keys of " + std::to_string(m), big,
                            [&] { (void)parprim::reduce_by_key(p.policy, kk, in, ko, o_big, op); });
           }
@@ -298,7 +297,7 @@ TYPED_TEST(Errors, PerSegmentResults) {
           for (std::size_t i = 0; i < n; i += 3) offsets.push_back(static_cast<long>(i));
           offsets.push_back(static_cast<long>(n));
           std::vector<long> out_k = poisoned<long>(k);
-          const std::span<long> ok = std::span<long>(out_k).subspan(guard, k);
+          const std::span<long> ok = visible(out_k);
           const auto bad_offsets = [&](const std::string& what, std::vector<long> off) {
             expect_invalid("segmented_reduce, " + what, out_k, [&] {
               parprim::segmented_reduce(p.policy, in, parprim::offsets(off), ok, 0L, op);
@@ -346,9 +345,9 @@ TYPED_TEST(Errors, PerSegmentResults) {
 
           // reduce_by_key
           std::vector<int> keys_small = poisoned<int>(k - 1);
-          const std::span<int> kos = std::span<int>(keys_small).subspan(guard, k - 1);
+          const std::span<int> kos = visible(keys_small);
           std::vector<int> keys_big = poisoned<int>(n);
-          const std::span<int> kob = std::span<int>(keys_big).subspan(guard, n);
+          const std::span<int> kob = visible(keys_big);
           expect_invalid("reduce_by_key, keys_out of k - 1", keys_small,
                          [&] { (void)parprim::reduce_by_key(p.policy, keys, in, kos, o_big, op); });
           expect_invalid("reduce_by_key, out of k - 1", small, [&] {
