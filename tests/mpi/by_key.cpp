@@ -25,10 +25,8 @@ TYPED_TEST_SUITE(MpiByKey, segment_combos, combo_names);
 TYPED_TEST(MpiByKey, ReduceByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(21, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(21, [&](const auto& policy, const problem<Case>& p) {
     const auto begins = segment_begins(p.global_flags);
     const auto in = p.my_in();
     const acc_t unused = poison<acc_t>();
@@ -73,10 +71,8 @@ void check_scan(const problem<Case>& p, const std::vector<typename Case::acc_t>&
 TYPED_TEST(MpiByKey, InclusiveScanByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(22, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(22, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_inclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, op);
     check_scan(p, expected, true, [&](auto in, auto out) {
@@ -88,10 +84,8 @@ TYPED_TEST(MpiByKey, InclusiveScanByKey) {
 TYPED_TEST(MpiByKey, ExclusiveScanByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(23, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(23, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_exclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, p.init,
                                       op);

@@ -41,10 +41,8 @@ void check_scan(const problem<Case>& p, const std::vector<typename Case::acc_t>&
 TYPED_TEST(MpiScan, Inclusive) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(3, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(3, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::inclusive_scan(parprim::seq, p.global_in, expected, op);
     check_scan(p, expected, true, nullptr,
@@ -55,10 +53,8 @@ TYPED_TEST(MpiScan, Inclusive) {
 TYPED_TEST(MpiScan, Exclusive) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(4, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(4, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::exclusive_scan(parprim::seq, p.global_in, expected, p.init, op);
     check_scan(p, expected, false, nullptr,

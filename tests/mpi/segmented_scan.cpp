@@ -41,10 +41,8 @@ void check_segmented(const problem<Case>& p, const std::vector<typename Case::ac
 TYPED_TEST(MpiSegmentedScan, Inclusive) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(5, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(5, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_inclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, op);
     check_segmented(p, expected, true, [&](auto in, auto flags, auto out) {
@@ -56,10 +54,8 @@ TYPED_TEST(MpiSegmentedScan, Inclusive) {
 TYPED_TEST(MpiSegmentedScan, Exclusive) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(6, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(6, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_exclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, p.init,
                                       op);
