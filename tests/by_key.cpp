@@ -123,54 +123,50 @@ PARPRIM_TEST_CASES_SEGMENTS(PARPRIM_BY_KEY_TESTS)
 PARPRIM_TEST_CASES_SEGMENTS_LARGE(PARPRIM_BY_KEY_LARGE_TESTS)
 
 TYPED_TEST(ByKey, DocumentedExamples) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::vector<int> user = {7, 7, 3, 3, 3, 7};
-        const std::vector<long> bytes = {10, 20, 1, 2, 3, 5};
-        std::vector<int> users(user.size(), -1);
-        std::vector<long> totals(user.size(), -1);
-        EXPECT_EQ(parprim::reduce_by_key(p.policy, user, bytes, users, totals), 3u);
-        EXPECT_EQ(users, (std::vector<int>{7, 3, 7, -1, -1, -1}));
-        EXPECT_EQ(totals, (std::vector<long>{30, 6, 5, -1, -1, -1}));
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::vector<int> user = {7, 7, 3, 3, 3, 7};
+    const std::vector<long> bytes = {10, 20, 1, 2, 3, 5};
+    std::vector<int> users(user.size(), -1);
+    std::vector<long> totals(user.size(), -1);
+    EXPECT_EQ(parprim::reduce_by_key(p.policy, user, bytes, users, totals), 3u);
+    EXPECT_EQ(users, (std::vector<int>{7, 3, 7, -1, -1, -1}));
+    EXPECT_EQ(totals, (std::vector<long>{30, 6, 5, -1, -1, -1}));
 
-        const std::vector<int> key = {1, 1, 2, 2, 2};
-        std::vector<int> v = {1, 2, 3, 4, 5};
-        parprim::inclusive_scan_by_key(p.policy, key, v, v, parprim::plus{});
-        EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
-        std::vector<long> e(v.size());
-        parprim::exclusive_scan_by_key(p.policy, key, v, e, 10L, parprim::plus{});
-        EXPECT_EQ(e, (std::vector<long>{10, 11, 10, 13, 20}));
-      });
+    const std::vector<int> key = {1, 1, 2, 2, 2};
+    std::vector<int> v = {1, 2, 3, 4, 5};
+    parprim::inclusive_scan_by_key(p.policy, key, v, v, parprim::plus{});
+    EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
+    std::vector<long> e(v.size());
+    parprim::exclusive_scan_by_key(p.policy, key, v, e, 10L, parprim::plus{});
+    EXPECT_EQ(e, (std::vector<long>{10, 11, 10, 13, 20}));
+  });
 }
 
 // Keys are compared with ==: -0.0 == +0.0 continue a run (keys_out holds its first key), a NaN
 // equals nothing, so each NaN is a run of its own. Keys may be the input itself.
 TYPED_TEST(ByKey, FloatKeysCompareWithEquals) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        const std::vector<double> key = {-0.0, 0.0, 0.0, nan, nan, 1.5, 1.5, nan};
-        const std::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8};
-        std::vector<double> keys_out(key.size(), 9.0);
-        std::vector<int> out(key.size(), -1);
-        ASSERT_EQ(parprim::reduce_by_key(p.policy, key, v, keys_out, out, parprim::plus{}), 5u);
-        EXPECT_EQ(out, (std::vector<int>{6, 4, 5, 13, 8, -1, -1, -1}));
-        EXPECT_TRUE(std::signbit(keys_out[0]) && keys_out[0] == 0.0) << "the run's first key";
-        EXPECT_TRUE(std::isnan(keys_out[1]) && std::isnan(keys_out[2]) && std::isnan(keys_out[4]));
-        EXPECT_EQ(keys_out[3], 1.5);
-        std::vector<int> scanned(v.size());
-        parprim::inclusive_scan_by_key(p.policy, key, v, scanned, parprim::plus{});
-        EXPECT_EQ(scanned, (std::vector<int>{1, 3, 6, 4, 5, 6, 13, 8}));
-        // keys that are the input: runs of equal values, summed
-        const std::vector<int> runs = {4, 4, 4, 1, 1, 4};
-        std::vector<int> run_keys(runs.size()), run_sums(runs.size());
-        ASSERT_EQ(parprim::reduce_by_key(p.policy, runs, runs, run_keys, run_sums), 3u);
-        EXPECT_EQ(run_sums[0], 12);
-        EXPECT_EQ(run_sums[1], 2);
-        EXPECT_EQ(run_sums[2], 4);
-      });
+  for_each_policy<TypeParam>([](const auto& p) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> key = {-0.0, 0.0, 0.0, nan, nan, 1.5, 1.5, nan};
+    const std::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<double> keys_out(key.size(), 9.0);
+    std::vector<int> out(key.size(), -1);
+    ASSERT_EQ(parprim::reduce_by_key(p.policy, key, v, keys_out, out, parprim::plus{}), 5u);
+    EXPECT_EQ(out, (std::vector<int>{6, 4, 5, 13, 8, -1, -1, -1}));
+    EXPECT_TRUE(std::signbit(keys_out[0]) && keys_out[0] == 0.0) << "the run's first key";
+    EXPECT_TRUE(std::isnan(keys_out[1]) && std::isnan(keys_out[2]) && std::isnan(keys_out[4]));
+    EXPECT_EQ(keys_out[3], 1.5);
+    std::vector<int> scanned(v.size());
+    parprim::inclusive_scan_by_key(p.policy, key, v, scanned, parprim::plus{});
+    EXPECT_EQ(scanned, (std::vector<int>{1, 3, 6, 4, 5, 6, 13, 8}));
+    // keys that are the input: runs of equal values, summed
+    const std::vector<int> runs = {4, 4, 4, 1, 1, 4};
+    std::vector<int> run_keys(runs.size()), run_sums(runs.size());
+    ASSERT_EQ(parprim::reduce_by_key(p.policy, runs, runs, run_keys, run_sums), 3u);
+    EXPECT_EQ(run_sums[0], 12);
+    EXPECT_EQ(run_sums[1], 2);
+    EXPECT_EQ(run_sums[2], 4);
+  });
 }
 
 }  // namespace

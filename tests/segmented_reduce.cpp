@@ -118,33 +118,31 @@ PARPRIM_TEST_CASES_SEGMENTS_LARGE(PARPRIM_SEGMENTED_REDUCE_LARGE_TESTS)
 // The documented examples; flags that are the input bytes themselves (flags may overlap the
 // input, not the output); offsets given as a std::vector<long> and as an array.
 TYPED_TEST(SegmentedReduce, DocumentedExamples) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::vector<int> v = {1, 2, 3, 4, 5};
-        const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
-        std::vector<long> sums(v.size(), -1);
-        EXPECT_EQ(parprim::segmented_reduce(p.policy, v, f, sums, 0L, parprim::plus{}), 2u);
-        EXPECT_EQ(sums, (std::vector<long>{3, 12, -1, -1, -1}));
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::vector<int> v = {1, 2, 3, 4, 5};
+    const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
+    std::vector<long> sums(v.size(), -1);
+    EXPECT_EQ(parprim::segmented_reduce(p.policy, v, f, sums, 0L, parprim::plus{}), 2u);
+    EXPECT_EQ(sums, (std::vector<long>{3, 12, -1, -1, -1}));
 
-        const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
-        std::vector<int> out(bytes.size(), -1);
-        EXPECT_EQ(parprim::segmented_reduce(p.policy, bytes, bytes, out, 100, parprim::plus{}), 5u);
-        EXPECT_EQ(out, (std::vector<int>{100, 102, 103, 101, 109, -1, -1, -1}));
+    const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
+    std::vector<int> out(bytes.size(), -1);
+    EXPECT_EQ(parprim::segmented_reduce(p.policy, bytes, bytes, out, 100, parprim::plus{}), 5u);
+    EXPECT_EQ(out, (std::vector<int>{100, 102, 103, 101, 109, -1, -1, -1}));
 
-        const std::vector<double> values = {1, 2, 3, 4, 5, 6};
-        const std::vector<long> row_ptr = {0, 2, 2, 6};
-        std::vector<double> row_sum(3, -1.0);
-        parprim::segmented_reduce(p.policy, values, parprim::offsets(row_ptr), row_sum, 0.0,
-                                  parprim::plus{});
-        EXPECT_EQ(row_sum, (std::vector<double>{3, 0, 18}));
-        const int ends[] = {0, 0, 6};
-        double two[2] = {-1, -1};
-        parprim::segmented_reduce(p.policy, values, parprim::offsets(ends), two, 1.0,
-                                  parprim::multiplies{});
-        EXPECT_EQ(two[0], 1.0);
-        EXPECT_EQ(two[1], 720.0);
-      });
+    const std::vector<double> values = {1, 2, 3, 4, 5, 6};
+    const std::vector<long> row_ptr = {0, 2, 2, 6};
+    std::vector<double> row_sum(3, -1.0);
+    parprim::segmented_reduce(p.policy, values, parprim::offsets(row_ptr), row_sum, 0.0,
+                              parprim::plus{});
+    EXPECT_EQ(row_sum, (std::vector<double>{3, 0, 18}));
+    const int ends[] = {0, 0, 6};
+    double two[2] = {-1, -1};
+    parprim::segmented_reduce(p.policy, values, parprim::offsets(ends), two, 1.0,
+                              parprim::multiplies{});
+    EXPECT_EQ(two[0], 1.0);
+    EXPECT_EQ(two[1], 720.0);
+  });
 }
 
 }  // namespace
