@@ -617,6 +617,27 @@ void expect_scan_matches(const std::vector<typename Case::acc_t>& got,
                      << first_bad;
 }
 
+/// \brief Runs `scan(in, out)` on this rank's block out of place and, where the types allow,
+/// in place, gathers the outputs and checks them with expect_scan_matches.
+template <class Case, class Scan>
+void check_scan(const problem<Case>& p, const std::vector<typename Case::acc_t>& expected,
+                bool inclusive, const std::uint8_t* flags, Scan scan) {
+  using acc_t = typename Case::acc_t;
+  const auto in = p.my_in();
+  {
+    SCOPED_TRACE("out of place");
+    std::vector<acc_t> out(in.size());
+    scan(in, std::span<acc_t>(out));
+    expect_scan_matches(allgather_blocks<acc_t>(out, p.blocks), expected, p, inclusive, flags);
+  }
+  if constexpr (std::is_same_v<typename Case::in_t, acc_t>) {
+    SCOPED_TRACE("in place");
+    std::vector<acc_t> data(in.begin(), in.end());
+    scan(std::span<const acc_t>(data), std::span<acc_t>(data));
+    expect_scan_matches(allgather_blocks<acc_t>(data, p.blocks), expected, p, inclusive, flags);
+  }
+}
+
 /// \brief A value whose bytes are all 0xA5: what an output element no result may overwrite
 /// holds.
 template <class T>
