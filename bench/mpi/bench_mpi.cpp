@@ -268,53 +268,45 @@ void register_reduce(const scaling& s) {
   }
 }
 
+/// A scan row mpi/scan/<name>/int32: `body(in, out)` timed on this rank's int32 block of salt
+/// 2 and an output of its size.
+template <class Body>
+void add_scan(const std::string& name, const scaling& s, Body body) {
+  add("mpi/scan/" + name + "/int32", s, [=](benchmark::State& st) {
+    const auto& in = block<std::int32_t>(s.local_n, 2);
+    std::vector<std::int32_t> out(in.size());
+    timed(st, s.global_n, sizeof(std::int32_t), [&] { body(in, out); });
+    parprim_bench::keep(out.data());
+  });
+}
+
+/// The local scan and MPI_Exscan of the block totals: returns the rank's carry, not applied.
+std::int32_t raw_local_scan_and_carry(const std::vector<std::int32_t>& in,
+                                      std::vector<std::int32_t>& out) {
+  parprim::inclusive_scan(parprim::seq, in, out);
+  std::int32_t total = out.empty() ? 0 : out.back();
+  std::int32_t carry = 0;
+  MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+  return carry;
+}
+
 void register_scan(const scaling& s) {
-  using T = std::int32_t;
   const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
-  add("mpi/scan/parprim/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] { parprim::inclusive_scan(policy, in, out); });
-    parprim_bench::keep(out.data());
+  add_scan("parprim", s,
+           [=](const auto& in, auto& out) { parprim::inclusive_scan(policy, in, out); });
+  add_scan("parprim_user_op", s, [=](const auto& in, auto& out) {
+    parprim::inclusive_scan(policy, in, out, user_plus{});
   });
-  add("mpi/scan/parprim_user_op/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T),
-          [&] { parprim::inclusive_scan(policy, in, out, user_plus{}); });
-    parprim_bench::keep(out.data());
+  add_scan("raw_bound", s, [](const auto& in, auto& out) {
+    parprim_bench::keep(raw_local_scan_and_carry(in, out));
   });
-  add("mpi/scan/raw_bound/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] {
-      parprim::inclusive_scan(parprim::seq, in, out);
-      T total = out.empty() ? 0 : out.back();
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      parprim_bench::keep(carry);
-    });
-    parprim_bench::keep(out.data());
+  add_scan("raw_reduce_then_scan", s, [](const auto& in, auto& out) {
+    parprim_bench::raw_reduce_then_scan(in, out, MPI_COMM_WORLD);
   });
-  add("mpi/scan/raw_reduce_then_scan/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T),
-          [&] { parprim_bench::raw_reduce_then_scan(in, out, MPI_COMM_WORLD); });
-    parprim_bench::keep(out.data());
-  });
-  add("mpi/scan/raw_textbook/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] {
-      parprim::inclusive_scan(parprim::seq, in, out);
-      T total = out.empty() ? 0 : out.back();
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      if (g_rank > 0)
-        for (auto& x : out) x += carry;
-    });
-    parprim_bench::keep(out.data());
+  add_scan("raw_textbook", s, [](const auto& in, auto& out) {
+    const std::int32_t carry = raw_local_scan_and_carry(in, out);
+    if (g_rank > 0)
+      for (auto& x : out) x += carry;
   });
 }
 
