@@ -20,7 +20,7 @@ template <unsigned K>
 struct dev_tuning : ppc::look_back_tuning {
   static constexpr unsigned fold_tiles_per_lane = K;
 };
-using no_prefetch = ppc::look_back_tuning;  // run I compared a prefetching variant (dev/scan_prefetch_experiment.cuh)
+using no_prefetch = ppc::look_back_tuning;  // run I compared a prefetching variant (docs/kernels.md)
 
 static int failures = 0;
 

@@ -22,6 +22,8 @@
 #include "support/backends.hpp"
 #include "support/cases.hpp"
 #include "support/harness.hpp"
+#include "support/scan_check.hpp"
+#include "support/sweep.hpp"
 
 namespace parprim_test {
 namespace {
@@ -54,82 +56,51 @@ void check_reduce_by_key(const named_policy<Policy>& p,
   ASSERT_TRUE(unchanged(keys.read_all(), std::span<const Key>(host_keys))) << "the keys changed";
 }
 
-/// A scan by key, out of place and (when the types allow) in place.
+/// A scan by key, out of place or (when the types allow) in place.
 template <class B, class Case, class Key, class Policy>
 void check_scan_by_key(const named_policy<Policy>& p, std::span<const typename Case::in_t> host_in,
                        const std::vector<Key>& host_keys, bool exclusive, typename Case::acc_t init,
                        const expectation<typename Case::acc_t>& want, bool in_place) {
-  using In = typename Case::in_t;
-  using Acc = typename Case::acc_t;
   SCOPED_TRACE(exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key");
   const typename Case::op_t op{};
   typename B::template buffer<Key> keys(host_keys);
-  const std::span<const Key> key_range(keys.range());
-  if (!in_place) {
-    typename B::template buffer<In> in(host_in);
-    typename B::template buffer<Acc> out(host_in.size(), byte_pattern<Acc>(poison_byte));
-    const std::span<const In> in_range(in.range());
+  const std::span<const Key> k(keys.range());
+  check_scan_call<B, Case>(host_in, want, in_place, [&](auto in, auto out) {
     if (exclusive)
-      parprim::exclusive_scan_by_key(p.policy, key_range, in_range, out.range(), init, op);
+      parprim::exclusive_scan_by_key(p.policy, k, in, out, init, op);
     else
-      parprim::inclusive_scan_by_key(p.policy, key_range, in_range, out.range(), op);
-    ASSERT_TRUE(matches(want, out.read_all())) << "out of place";
-    ASSERT_TRUE(unchanged(in.read_all(), host_in)) << "the input changed";
-  } else if constexpr (std::is_same_v<In, Acc>) {
-    typename B::template buffer<In> io(host_in);
-    if (exclusive)
-      parprim::exclusive_scan_by_key(p.policy, key_range, io.range(), io.range(), init, op);
-    else
-      parprim::inclusive_scan_by_key(p.policy, key_range, io.range(), io.range(), op);
-    ASSERT_TRUE(matches(want, io.read_all())) << "in place";
-  }
+      parprim::inclusive_scan_by_key(p.policy, k, in, out, op);
+  });
+  if (::testing::Test::HasFatalFailure()) return;
   ASSERT_TRUE(unchanged(keys.read_all(), std::span<const Key>(host_keys))) << "the keys changed";
 }
 
 template <class B, class Case>
 void run_by_key(const std::vector<std::size_t>& sizes, bool large) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE(seed_trace(seed));
-  std::size_t size_index = 0;
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    rng_t r = make_rng(seed, n);
-    const auto input = make_input<Case>(r, n);
-    const auto init = Case::init(r);
-    constexpr std::size_t densities = std::size(segment_densities);
-    for (std::size_t di = 0; di < densities; ++di) {
-      const density d = segment_densities[di];
-      SCOPED_TRACE(std::string("key runs: ") + density_name(d));
-      rng_t fr = make_rng(seed, n, 1 + di);
-      const auto flags = make_flags(fr, n, d);
+  for_each_size<Case>(sizes, [&](const sweep_size<Case>& s) {
+    for_each_density(segment_densities, "key runs: ", [&](density d, std::size_t di) {
+      rng_t fr = make_rng(s.seed, s.n, 1 + di);
+      const auto flags = make_flags(fr, s.n, d);
       const auto begins = segment_begins(flags);
       const auto keys32 = make_keys<std::int32_t>(fr, flags);
       const auto keys16 = make_keys<std::uint16_t>(fr, flags, 3);
-      const auto inclusive = reference<Case>::scan(input, flags.data(), false, init);
-      const auto exclusive = reference<Case>::scan(input, flags.data(), true, init);
-      const auto list = [&] { return large ? B::large_policies() : B::policies(); };
-      const std::size_t policies = list().size();
-      for_each_policy<B>(
-          list,
-          [&](const auto& p, std::size_t i) {
-            if (!runs_policy(large, size_index, i, policies)) return;
-            if (!runs_variant(n, size_index, i, di, densities)) return;
-            const bool variant = runs_variant(n, size_index + di, i, 0, 2);
-            const std::size_t k = begins.size() - 1;
-            if (variant)
-              check_reduce_by_key<B, Case>(p, input, keys32, begins, k);
-            else
-              check_reduce_by_key<B, Case>(p, input, keys16, begins, k + 2);
-            if (::testing::Test::HasFatalFailure()) return;
-            check_scan_by_key<B, Case>(p, input, keys32, false, init, inclusive, !variant);
-            if (::testing::Test::HasFatalFailure()) return;
-            check_scan_by_key<B, Case>(p, input, keys16, true, init, exclusive, variant);
-          },
-          n);
-      if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-    }
-    ++size_index;
-  }
+      const auto inclusive = reference<Case>::scan(s.input, flags.data(), false, s.init);
+      const auto exclusive = reference<Case>::scan(s.input, flags.data(), true, s.init);
+      for_each_policy_at<B>(large, s.n, s.index, [&](const auto& p, std::size_t i) {
+        if (!runs_variant(s.n, s.index, i, di, std::size(segment_densities))) return;
+        const bool variant = runs_variant(s.n, s.index + di, i, 0, 2);
+        const std::size_t k = begins.size() - 1;
+        if (variant)
+          check_reduce_by_key<B, Case>(p, s.input, keys32, begins, k);
+        else
+          check_reduce_by_key<B, Case>(p, s.input, keys16, begins, k + 2);
+        if (::testing::Test::HasFatalFailure()) return;
+        check_scan_by_key<B, Case>(p, s.input, keys32, false, s.init, inclusive, !variant);
+        if (::testing::Test::HasFatalFailure()) return;
+        check_scan_by_key<B, Case>(p, s.input, keys16, true, s.init, exclusive, variant);
+      });
+    });
+  });
 }
 
 template <class B>
@@ -152,54 +123,50 @@ PARPRIM_TEST_CASES_SEGMENTS(PARPRIM_BY_KEY_TESTS)
 PARPRIM_TEST_CASES_SEGMENTS_LARGE(PARPRIM_BY_KEY_LARGE_TESTS)
 
 TYPED_TEST(ByKey, DocumentedExamples) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::vector<int> user = {7, 7, 3, 3, 3, 7};
-        const std::vector<long> bytes = {10, 20, 1, 2, 3, 5};
-        std::vector<int> users(user.size(), -1);
-        std::vector<long> totals(user.size(), -1);
-        EXPECT_EQ(parprim::reduce_by_key(p.policy, user, bytes, users, totals), 3u);
-        EXPECT_EQ(users, (std::vector<int>{7, 3, 7, -1, -1, -1}));
-        EXPECT_EQ(totals, (std::vector<long>{30, 6, 5, -1, -1, -1}));
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::vector<int> user = {7, 7, 3, 3, 3, 7};
+    const std::vector<long> bytes = {10, 20, 1, 2, 3, 5};
+    std::vector<int> users(user.size(), -1);
+    std::vector<long> totals(user.size(), -1);
+    EXPECT_EQ(parprim::reduce_by_key(p.policy, user, bytes, users, totals), 3u);
+    EXPECT_EQ(users, (std::vector<int>{7, 3, 7, -1, -1, -1}));
+    EXPECT_EQ(totals, (std::vector<long>{30, 6, 5, -1, -1, -1}));
 
-        const std::vector<int> key = {1, 1, 2, 2, 2};
-        std::vector<int> v = {1, 2, 3, 4, 5};
-        parprim::inclusive_scan_by_key(p.policy, key, v, v, parprim::plus{});
-        EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
-        std::vector<long> e(v.size());
-        parprim::exclusive_scan_by_key(p.policy, key, v, e, 10L, parprim::plus{});
-        EXPECT_EQ(e, (std::vector<long>{10, 11, 10, 13, 20}));
-      });
+    const std::vector<int> key = {1, 1, 2, 2, 2};
+    std::vector<int> v = {1, 2, 3, 4, 5};
+    parprim::inclusive_scan_by_key(p.policy, key, v, v, parprim::plus{});
+    EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
+    std::vector<long> e(v.size());
+    parprim::exclusive_scan_by_key(p.policy, key, v, e, 10L, parprim::plus{});
+    EXPECT_EQ(e, (std::vector<long>{10, 11, 10, 13, 20}));
+  });
 }
 
 // Keys are compared with ==: -0.0 == +0.0 continue a run (keys_out holds its first key), a NaN
 // equals nothing, so each NaN is a run of its own. Keys may be the input itself.
 TYPED_TEST(ByKey, FloatKeysCompareWithEquals) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const double nan = std::numeric_limits<double>::quiet_NaN();
-        const std::vector<double> key = {-0.0, 0.0, 0.0, nan, nan, 1.5, 1.5, nan};
-        const std::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8};
-        std::vector<double> keys_out(key.size(), 9.0);
-        std::vector<int> out(key.size(), -1);
-        ASSERT_EQ(parprim::reduce_by_key(p.policy, key, v, keys_out, out, parprim::plus{}), 5u);
-        EXPECT_EQ(out, (std::vector<int>{6, 4, 5, 13, 8, -1, -1, -1}));
-        EXPECT_TRUE(std::signbit(keys_out[0]) && keys_out[0] == 0.0) << "the run's first key";
-        EXPECT_TRUE(std::isnan(keys_out[1]) && std::isnan(keys_out[2]) && std::isnan(keys_out[4]));
-        EXPECT_EQ(keys_out[3], 1.5);
-        std::vector<int> scanned(v.size());
-        parprim::inclusive_scan_by_key(p.policy, key, v, scanned, parprim::plus{});
-        EXPECT_EQ(scanned, (std::vector<int>{1, 3, 6, 4, 5, 6, 13, 8}));
-        // keys that are the input: runs of equal values, summed
-        const std::vector<int> runs = {4, 4, 4, 1, 1, 4};
-        std::vector<int> run_keys(runs.size()), run_sums(runs.size());
-        ASSERT_EQ(parprim::reduce_by_key(p.policy, runs, runs, run_keys, run_sums), 3u);
-        EXPECT_EQ(run_sums[0], 12);
-        EXPECT_EQ(run_sums[1], 2);
-        EXPECT_EQ(run_sums[2], 4);
-      });
+  for_each_policy<TypeParam>([](const auto& p) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const std::vector<double> key = {-0.0, 0.0, 0.0, nan, nan, 1.5, 1.5, nan};
+    const std::vector<int> v = {1, 2, 3, 4, 5, 6, 7, 8};
+    std::vector<double> keys_out(key.size(), 9.0);
+    std::vector<int> out(key.size(), -1);
+    ASSERT_EQ(parprim::reduce_by_key(p.policy, key, v, keys_out, out, parprim::plus{}), 5u);
+    EXPECT_EQ(out, (std::vector<int>{6, 4, 5, 13, 8, -1, -1, -1}));
+    EXPECT_TRUE(std::signbit(keys_out[0]) && keys_out[0] == 0.0) << "the run's first key";
+    EXPECT_TRUE(std::isnan(keys_out[1]) && std::isnan(keys_out[2]) && std::isnan(keys_out[4]));
+    EXPECT_EQ(keys_out[3], 1.5);
+    std::vector<int> scanned(v.size());
+    parprim::inclusive_scan_by_key(p.policy, key, v, scanned, parprim::plus{});
+    EXPECT_EQ(scanned, (std::vector<int>{1, 3, 6, 4, 5, 6, 13, 8}));
+    // keys that are the input: runs of equal values, summed
+    const std::vector<int> runs = {4, 4, 4, 1, 1, 4};
+    std::vector<int> run_keys(runs.size()), run_sums(runs.size());
+    ASSERT_EQ(parprim::reduce_by_key(p.policy, runs, runs, run_keys, run_sums), 3u);
+    EXPECT_EQ(run_sums[0], 12);
+    EXPECT_EQ(run_sums[1], 2);
+    EXPECT_EQ(run_sums[2], 4);
+  });
 }
 
 }  // namespace

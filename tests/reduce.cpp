@@ -16,6 +16,7 @@
 #include "support/backends.hpp"
 #include "support/cases.hpp"
 #include "support/harness.hpp"
+#include "support/sweep.hpp"
 
 namespace parprim_test {
 namespace {
@@ -46,25 +47,11 @@ void check_reduce(const named_policy<Policy>& p, std::span<const typename Case::
 
 template <class B, class Case>
 void run_reduce(const std::vector<std::size_t>& sizes, bool large) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE(seed_trace(seed));
-  std::size_t size_index = 0;
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    rng_t r = make_rng(seed, n);
-    const auto input = make_input<Case>(r, n);
-    const auto init = Case::init(r);
-    const auto list = [&] { return large ? B::large_policies() : B::policies(); };
-    const std::size_t policies = list().size();
-    for_each_policy<B>(
-        list,
-        [&](const auto& p, std::size_t i) {
-          if (runs_policy(large, size_index, i, policies)) check_reduce<B, Case>(p, input, init);
-        },
-        n);
-    ++size_index;
-    if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-  }
+  for_each_size<Case>(sizes, [&](const sweep_size<Case>& s) {
+    for_each_policy_at<B>(large, s.n, s.index, [&](const auto& p, std::size_t) {
+      check_reduce<B, Case>(p, s.input, s.init);
+    });
+  });
 }
 
 template <class B>
@@ -89,26 +76,23 @@ PARPRIM_TEST_CASES_LARGE(PARPRIM_REDUCE_LARGE_TEST)
 
 // The documented edge: n == 0 returns init unchanged, even with null data.
 TYPED_TEST(Reduce, EmptyReturnsInit) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::span<const int> none(static_cast<const int*>(nullptr), 0);
-        EXPECT_EQ(parprim::reduce(p.policy, none, 42L, parprim::plus{}), 42L);
-        const std::vector<double> empty;
-        EXPECT_EQ(parprim::reduce(p.policy, empty, -1.5, parprim::plus{}), -1.5);
-      });
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::span<const int> none(static_cast<const int*>(nullptr), 0);
+    EXPECT_EQ(parprim::reduce(p.policy, none, 42L, parprim::plus{}), 42L);
+    const std::vector<double> empty;
+    EXPECT_EQ(parprim::reduce(p.policy, empty, -1.5, parprim::plus{}), -1.5);
+  });
 }
 
 // Ranges other than std::vector / std::span: std::array and a C array; default operator.
 TYPED_TEST(Reduce, OtherRangesAndDefaultOperator) {
-  for_each_policy<TypeParam>([] { return TypeParam::policies(); },
-                             [](const auto& p) {
-                               const std::array<int, 5> a = {3, 1, 4, 1, 5};
-                               EXPECT_EQ(parprim::reduce(p.policy, a, 0), 14);
-                               const int c[7] = {1, -2, 3, -4, 5, -6, 7};
-                               EXPECT_EQ(parprim::reduce(p.policy, c, 100, parprim::plus{}), 104);
-                               EXPECT_EQ(parprim::reduce(p.policy, c, 0, parprim::maximum{}), 7);
-                             });
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::array<int, 5> a = {3, 1, 4, 1, 5};
+    EXPECT_EQ(parprim::reduce(p.policy, a, 0), 14);
+    const int c[7] = {1, -2, 3, -4, 5, -6, 7};
+    EXPECT_EQ(parprim::reduce(p.policy, c, 100, parprim::plus{}), 104);
+    EXPECT_EQ(parprim::reduce(p.policy, c, 0, parprim::maximum{}), 7);
+  });
 }
 
 }  // namespace

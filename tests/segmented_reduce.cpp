@@ -21,6 +21,7 @@
 #include "support/backends.hpp"
 #include "support/cases.hpp"
 #include "support/harness.hpp"
+#include "support/sweep.hpp"
 
 namespace parprim_test {
 namespace {
@@ -71,46 +72,28 @@ void check_offsets(const named_policy<Policy>& p, std::span<const typename Case:
 
 template <class B, class Case>
 void run_segmented_reduce(const std::vector<std::size_t>& sizes, bool large) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE(seed_trace(seed));
-  std::size_t size_index = 0;
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    rng_t r = make_rng(seed, n);
-    const auto input = make_input<Case>(r, n);
-    const auto init = Case::init(r);
-    constexpr std::size_t densities = std::size(segment_densities);
-    for (std::size_t di = 0; di < densities; ++di) {
-      const density d = segment_densities[di];
-      SCOPED_TRACE(std::string("segments: ") + density_name(d));
-      rng_t fr = make_rng(seed, n, 1 + di);
-      const auto flags = make_flags(fr, n, d);
+  for_each_size<Case>(sizes, [&](const sweep_size<Case>& s) {
+    for_each_density(segment_densities, "segments: ", [&](density d, std::size_t di) {
+      rng_t fr = make_rng(s.seed, s.n, 1 + di);
+      const auto flags = make_flags(fr, s.n, d);
       const auto begins = segment_begins(flags);
       const auto offsets32 = with_empty_segments<std::int32_t>(fr, begins, 0);
-      const auto offsets_wide = with_empty_segments<std::size_t>(fr, begins, 1 + n % 5);
-      const auto list = [&] { return large ? B::large_policies() : B::policies(); };
-      const std::size_t policies = list().size();
-      for_each_policy<B>(
-          list,
-          [&](const auto& p, std::size_t i) {
-            if (!runs_policy(large, size_index, i, policies)) return;
-            if (!runs_variant(n, size_index, i, di, densities)) return;
-            const std::size_t k = begins.size() - 1;
-            check_flags<B, Case>(p, input, flags, init, begins, k);
-            if (::testing::Test::HasFatalFailure()) return;
-            if (runs_variant(n, size_index + di, i, 0, 2)) {
-              check_flags<B, Case>(p, input, flags, init, begins, k + 3);
-              if (::testing::Test::HasFatalFailure()) return;
-              check_offsets<B, Case>(p, input, offsets32, init);
-            } else {
-              check_offsets<B, Case>(p, input, offsets_wide, init);
-            }
-          },
-          n);
-      if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-    }
-    ++size_index;
-  }
+      const auto offsets_wide = with_empty_segments<std::size_t>(fr, begins, 1 + s.n % 5);
+      for_each_policy_at<B>(large, s.n, s.index, [&](const auto& p, std::size_t i) {
+        if (!runs_variant(s.n, s.index, i, di, std::size(segment_densities))) return;
+        const std::size_t k = begins.size() - 1;
+        check_flags<B, Case>(p, s.input, flags, s.init, begins, k);
+        if (::testing::Test::HasFatalFailure()) return;
+        if (runs_variant(s.n, s.index + di, i, 0, 2)) {
+          check_flags<B, Case>(p, s.input, flags, s.init, begins, k + 3);
+          if (::testing::Test::HasFatalFailure()) return;
+          check_offsets<B, Case>(p, s.input, offsets32, s.init);
+        } else {
+          check_offsets<B, Case>(p, s.input, offsets_wide, s.init);
+        }
+      });
+    });
+  });
 }
 
 template <class B>
@@ -135,33 +118,31 @@ PARPRIM_TEST_CASES_SEGMENTS_LARGE(PARPRIM_SEGMENTED_REDUCE_LARGE_TESTS)
 // The documented examples; flags that are the input bytes themselves (flags may overlap the
 // input, not the output); offsets given as a std::vector<long> and as an array.
 TYPED_TEST(SegmentedReduce, DocumentedExamples) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::vector<int> v = {1, 2, 3, 4, 5};
-        const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
-        std::vector<long> sums(v.size(), -1);
-        EXPECT_EQ(parprim::segmented_reduce(p.policy, v, f, sums, 0L, parprim::plus{}), 2u);
-        EXPECT_EQ(sums, (std::vector<long>{3, 12, -1, -1, -1}));
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::vector<int> v = {1, 2, 3, 4, 5};
+    const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
+    std::vector<long> sums(v.size(), -1);
+    EXPECT_EQ(parprim::segmented_reduce(p.policy, v, f, sums, 0L, parprim::plus{}), 2u);
+    EXPECT_EQ(sums, (std::vector<long>{3, 12, -1, -1, -1}));
 
-        const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
-        std::vector<int> out(bytes.size(), -1);
-        EXPECT_EQ(parprim::segmented_reduce(p.policy, bytes, bytes, out, 100, parprim::plus{}), 5u);
-        EXPECT_EQ(out, (std::vector<int>{100, 102, 103, 101, 109, -1, -1, -1}));
+    const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
+    std::vector<int> out(bytes.size(), -1);
+    EXPECT_EQ(parprim::segmented_reduce(p.policy, bytes, bytes, out, 100, parprim::plus{}), 5u);
+    EXPECT_EQ(out, (std::vector<int>{100, 102, 103, 101, 109, -1, -1, -1}));
 
-        const std::vector<double> values = {1, 2, 3, 4, 5, 6};
-        const std::vector<long> row_ptr = {0, 2, 2, 6};
-        std::vector<double> row_sum(3, -1.0);
-        parprim::segmented_reduce(p.policy, values, parprim::offsets(row_ptr), row_sum, 0.0,
-                                  parprim::plus{});
-        EXPECT_EQ(row_sum, (std::vector<double>{3, 0, 18}));
-        const int ends[] = {0, 0, 6};
-        double two[2] = {-1, -1};
-        parprim::segmented_reduce(p.policy, values, parprim::offsets(ends), two, 1.0,
-                                  parprim::multiplies{});
-        EXPECT_EQ(two[0], 1.0);
-        EXPECT_EQ(two[1], 720.0);
-      });
+    const std::vector<double> values = {1, 2, 3, 4, 5, 6};
+    const std::vector<long> row_ptr = {0, 2, 2, 6};
+    std::vector<double> row_sum(3, -1.0);
+    parprim::segmented_reduce(p.policy, values, parprim::offsets(row_ptr), row_sum, 0.0,
+                              parprim::plus{});
+    EXPECT_EQ(row_sum, (std::vector<double>{3, 0, 18}));
+    const int ends[] = {0, 0, 6};
+    double two[2] = {-1, -1};
+    parprim::segmented_reduce(p.policy, values, parprim::offsets(ends), two, 1.0,
+                              parprim::multiplies{});
+    EXPECT_EQ(two[0], 1.0);
+    EXPECT_EQ(two[1], 720.0);
+  });
 }
 
 }  // namespace

@@ -19,6 +19,8 @@
 #include "support/backends.hpp"
 #include "support/cases.hpp"
 #include "support/harness.hpp"
+#include "support/scan_check.hpp"
+#include "support/sweep.hpp"
 
 namespace parprim_test {
 namespace {
@@ -28,70 +30,40 @@ void check_segmented(const named_policy<Policy>& p, std::span<const typename Cas
                      std::span<const std::uint8_t> host_flags, bool exclusive,
                      typename Case::acc_t init, const expectation<typename Case::acc_t>& want,
                      bool in_place) {
-  using In = typename Case::in_t;
-  using Acc = typename Case::acc_t;
   const typename Case::op_t op{};
   typename B::template buffer<std::uint8_t> flags(host_flags);
-  const std::span<const std::uint8_t> flag_range(flags.range());
-  if (!in_place) {
-    typename B::template buffer<In> in(host_in);
-    typename B::template buffer<Acc> out(host_in.size(), byte_pattern<Acc>(poison_byte));
-    const std::span<const In> in_range(in.range());
+  const std::span<const std::uint8_t> f(flags.range());
+  check_scan_call<B, Case>(host_in, want, in_place, [&](auto in, auto out) {
     if (exclusive)
-      parprim::segmented_exclusive_scan(p.policy, in_range, flag_range, out.range(), init, op);
+      parprim::segmented_exclusive_scan(p.policy, in, f, out, init, op);
     else
-      parprim::segmented_inclusive_scan(p.policy, in_range, flag_range, out.range(), op);
-    ASSERT_TRUE(matches(want, out.read_all())) << "out of place";
-    ASSERT_TRUE(unchanged(in.read_all(), host_in)) << "the input changed";
-  } else if constexpr (std::is_same_v<In, Acc>) {
-    typename B::template buffer<In> io(host_in);
-    if (exclusive)
-      parprim::segmented_exclusive_scan(p.policy, io.range(), flag_range, io.range(), init, op);
-    else
-      parprim::segmented_inclusive_scan(p.policy, io.range(), flag_range, io.range(), op);
-    ASSERT_TRUE(matches(want, io.read_all())) << "in place";
-  }
+      parprim::segmented_inclusive_scan(p.policy, in, f, out, op);
+  });
+  if (::testing::Test::HasFatalFailure()) return;
   ASSERT_TRUE(unchanged(flags.read_all(), host_flags)) << "the flags changed";
 }
 
 template <class B, class Case>
 void run_segmented(const std::vector<std::size_t>& sizes, bool exclusive, bool large) {
-  const std::uint64_t seed = test_seed();
-  SCOPED_TRACE(seed_trace(seed));
-  std::size_t size_index = 0;
-  for (std::size_t n : sizes) {
-    SCOPED_TRACE("n = " + std::to_string(n));
-    rng_t r = make_rng(seed, n);
-    const auto input = make_input<Case>(r, n);
-    const auto init = Case::init(r);
+  for_each_size<Case>(sizes, [&](const sweep_size<Case>& s) {
     // Every density meets every policy up to full_cross_max; above it policy i runs density
     // (i + size) mod 5, and in place on every other policy.
-    for (std::size_t di = 0; di < std::size(all_densities); ++di) {
-      const density d = all_densities[di];
-      SCOPED_TRACE(std::string("flags: ") + density_name(d));
+    for_each_density(all_densities, "flags: ", [&](density d, std::size_t di) {
       std::vector<std::uint8_t> flags;                        // made when first needed
       std::optional<expectation<typename Case::acc_t>> want;  // computed when first needed
-      const auto list = [&] { return large ? B::large_policies() : B::policies(); };
-      const std::size_t policies = list().size();
-      for_each_policy<B>(
-          list,
-          [&](const auto& p, std::size_t i) {
-            if (!runs_policy(large, size_index, i, policies)) return;
-            if (!runs_variant(n, size_index, i, di, std::size(all_densities))) return;
-            if (!want) {
-              rng_t fr = make_rng(seed, n, 1 + di);
-              flags = make_flags(fr, n, d);
-              want = reference<Case>::scan(input, flags.data(), exclusive, init);
-            }
-            check_segmented<B, Case>(p, input, flags, exclusive, init, *want, false);
-            if (!::testing::Test::HasFatalFailure() && runs_variant(n, size_index + di, i, 0, 2))
-              check_segmented<B, Case>(p, input, flags, exclusive, init, *want, true);
-          },
-          n);
-      if (::testing::Test::HasFatalFailure() || ::testing::Test::IsSkipped()) return;
-    }
-    ++size_index;
-  }
+      for_each_policy_at<B>(large, s.n, s.index, [&](const auto& p, std::size_t i) {
+        if (!runs_variant(s.n, s.index, i, di, std::size(all_densities))) return;
+        if (!want) {
+          rng_t fr = make_rng(s.seed, s.n, 1 + di);
+          flags = make_flags(fr, s.n, d);
+          want = reference<Case>::scan(s.input, flags.data(), exclusive, s.init);
+        }
+        check_segmented<B, Case>(p, s.input, flags, exclusive, s.init, *want, false);
+        if (!::testing::Test::HasFatalFailure() && runs_variant(s.n, s.index + di, i, 0, 2))
+          check_segmented<B, Case>(p, s.input, flags, exclusive, s.init, *want, true);
+      });
+    });
+  });
 }
 
 template <class B>
@@ -128,21 +100,19 @@ PARPRIM_TEST_CASES_LARGE(PARPRIM_SEGMENTED_LARGE_TESTS)
 // The documented example, and flags that are the input bytes themselves (flags may overlap
 // the input; only an overlap with the output is an error).
 TYPED_TEST(SegmentedInclusiveScan, DocumentedExampleAndFlagsAliasingInput) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        std::vector<int> v = {1, 2, 3, 4, 5};
-        const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
-        parprim::segmented_inclusive_scan(p.policy, v, f, v, parprim::plus{});
-        EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
+  for_each_policy<TypeParam>([](const auto& p) {
+    std::vector<int> v = {1, 2, 3, 4, 5};
+    const std::vector<std::uint8_t> f = {1, 0, 1, 0, 0};
+    parprim::segmented_inclusive_scan(p.policy, v, f, v, parprim::plus{});
+    EXPECT_EQ(v, (std::vector<int>{1, 3, 3, 7, 12}));
 
-        const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
-        std::vector<int> out(bytes.size(), -1);
-        parprim::segmented_inclusive_scan(p.policy, bytes, bytes, out, parprim::plus{});
-        EXPECT_EQ(out, (std::vector<int>{0, 2, 2, 2, 3, 1, 1, 9}));
-        parprim::segmented_exclusive_scan(p.policy, bytes, bytes, out, 100, parprim::plus{});
-        EXPECT_EQ(out, (std::vector<int>{100, 100, 102, 102, 100, 100, 101, 100}));
-      });
+    const std::vector<std::uint8_t> bytes = {0, 2, 0, 0, 3, 1, 0, 9};
+    std::vector<int> out(bytes.size(), -1);
+    parprim::segmented_inclusive_scan(p.policy, bytes, bytes, out, parprim::plus{});
+    EXPECT_EQ(out, (std::vector<int>{0, 2, 2, 2, 3, 1, 1, 9}));
+    parprim::segmented_exclusive_scan(p.policy, bytes, bytes, out, 100, parprim::plus{});
+    EXPECT_EQ(out, (std::vector<int>{100, 100, 102, 102, 100, 100, 101, 100}));
+  });
 }
 
 }  // namespace

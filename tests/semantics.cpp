@@ -56,16 +56,14 @@ TYPED_TEST(Semantics, NanInMinimumScan) {
   const std::vector<double> v = {5, 4, 3, nan, -7, 2, 1, 0, 6};
   const auto want = left_scan(v, parprim::minimum{});
   EXPECT_EQ(want.back(), -7.0);
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [&](const auto& p) {
-        std::vector<double> out(v.size());
-        parprim::inclusive_scan(p.policy, v, out, parprim::minimum{});
-        EXPECT_TRUE(same_bits(out, want));
-        EXPECT_EQ(parprim::reduce(p.policy, std::vector<double>{nan, 1.0},
-                                  std::numeric_limits<double>::infinity(), parprim::minimum{}),
-                  1.0);
-      });
+  for_each_policy<TypeParam>([&](const auto& p) {
+    std::vector<double> out(v.size());
+    parprim::inclusive_scan(p.policy, v, out, parprim::minimum{});
+    EXPECT_TRUE(same_bits(out, want));
+    EXPECT_EQ(parprim::reduce(p.policy, std::vector<double>{nan, 1.0},
+                              std::numeric_limits<double>::infinity(), parprim::minimum{}),
+              1.0);
+  });
 }
 
 // NaN loses to every number; -0 < +0; a NaN comes out only when every operand is one. Long
@@ -78,21 +76,19 @@ TYPED_TEST(Semantics, SignedZerosAndNanRuns) {
     for (std::size_t i = 0; i < n; i += 3) zeros[i] = -0.0;
     std::vector<double> nans(n, nan);
     nans[n / 2] = -nan;
-    for_each_policy<TypeParam>(
-        [] { return TypeParam::policies(); },
-        [&](const auto& p) {
-          const double lo = parprim::reduce(p.policy, zeros, 0.0, parprim::minimum{});
-          const double hi = parprim::reduce(p.policy, zeros, -0.0, parprim::maximum{});
-          EXPECT_TRUE(lo == 0 && std::signbit(lo)) << show(lo);
-          EXPECT_TRUE(hi == 0 && !std::signbit(hi)) << show(hi);
-          const double all_nan = parprim::reduce(p.policy, nans, nan, parprim::minimum{});
-          const double want = parprim::reduce(parprim::seq, nans, nan, parprim::minimum{});
-          EXPECT_TRUE(std::isnan(all_nan));
-          EXPECT_TRUE(exact_equal(all_nan, want)) << "the NaN kept depends on the order";
-          std::vector<double> out(n);
-          parprim::inclusive_scan(p.policy, zeros, out, parprim::maximum{});
-          EXPECT_TRUE(same_bits(out, left_scan(zeros, parprim::maximum{})));
-        });
+    for_each_policy<TypeParam>([&](const auto& p) {
+      const double lo = parprim::reduce(p.policy, zeros, 0.0, parprim::minimum{});
+      const double hi = parprim::reduce(p.policy, zeros, -0.0, parprim::maximum{});
+      EXPECT_TRUE(lo == 0 && std::signbit(lo)) << show(lo);
+      EXPECT_TRUE(hi == 0 && !std::signbit(hi)) << show(hi);
+      const double all_nan = parprim::reduce(p.policy, nans, nan, parprim::minimum{});
+      const double want = parprim::reduce(parprim::seq, nans, nan, parprim::minimum{});
+      EXPECT_TRUE(std::isnan(all_nan));
+      EXPECT_TRUE(exact_equal(all_nan, want)) << "the NaN kept depends on the order";
+      std::vector<double> out(n);
+      parprim::inclusive_scan(p.policy, zeros, out, parprim::maximum{});
+      EXPECT_TRUE(same_bits(out, left_scan(zeros, parprim::maximum{})));
+    });
   }
 }
 
@@ -101,17 +97,16 @@ TYPED_TEST(Semantics, ElementsConvertedToAccumulator) {
   std::vector<double> w(100003, -0.6);
   w[0] = 10;
   w[50000] = 7.9;
-  for_each_policy<TypeParam>([] { return TypeParam::policies(); },
-                             [&](const auto& p) {
-                               EXPECT_EQ(parprim::reduce(p.policy, w, 0, parprim::plus{}), 17);
-                               std::vector<int> out(w.size());
-                               parprim::inclusive_scan(p.policy, w, out, parprim::plus{});
-                               EXPECT_EQ(out[49999], 10);
-                               EXPECT_EQ(out.back(), 17);
-                               parprim::exclusive_scan(p.policy, w, out, 1, parprim::plus{});
-                               EXPECT_EQ(out[1], 11);
-                               EXPECT_EQ(out.back(), 18);
-                             });
+  for_each_policy<TypeParam>([&](const auto& p) {
+    EXPECT_EQ(parprim::reduce(p.policy, w, 0, parprim::plus{}), 17);
+    std::vector<int> out(w.size());
+    parprim::inclusive_scan(p.policy, w, out, parprim::plus{});
+    EXPECT_EQ(out[49999], 10);
+    EXPECT_EQ(out.back(), 17);
+    parprim::exclusive_scan(p.policy, w, out, 1, parprim::plus{});
+    EXPECT_EQ(out[1], 11);
+    EXPECT_EQ(out.back(), 18);
+  });
 }
 
 // The left fold never overflows here; a regrouped signed fold would (INT_MAX + 1 in a lane):
@@ -124,7 +119,6 @@ TYPED_TEST(Semantics, RegroupedSignedSumsDoNotOverflow) {
   v[64] = -5;
   v[96] = 5;
   for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
       [&](const auto& p) { EXPECT_EQ(parprim::reduce(p.policy, v, 0, parprim::plus{}), INT_MAX); });
 }
 
@@ -154,36 +148,32 @@ TYPED_TEST(Semantics, ThrowingOperatorReachesTheCaller) {
     std::vector<std::uint8_t> keys_out(n);
     const std::vector<std::size_t> two_segments = {0, n / 2, n};
     SCOPED_TRACE("n = " + std::to_string(n));
-    for_each_policy<TypeParam>(
-        [] { return TypeParam::policies(); },
-        [&](const auto& p) {
-          const throwing_plus<false> op;
-          EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, op), operator_failure);
-          EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, throwing_plus<true>{}),
-                       operator_failure);
-          EXPECT_THROW(parprim::exclusive_scan(p.policy, v, out, 0, op), operator_failure);
-          EXPECT_THROW(parprim::segmented_exclusive_scan(p.policy, v, heads, out, 0, op),
-                       operator_failure);
-          if (n > 1) {  // a one-element inclusive scan applies no op
-            EXPECT_THROW(parprim::inclusive_scan(p.policy, v, out, op), operator_failure);
-            EXPECT_THROW(parprim::segmented_inclusive_scan(p.policy, v, heads, out, op),
-                         operator_failure);
-            EXPECT_THROW(parprim::inclusive_scan_by_key(p.policy, heads, v, out, op),
-                         operator_failure);
-            EXPECT_THROW((void)parprim::reduce_by_key(p.policy, heads, v, keys_out, out, op),
-                         operator_failure);
-          }
-          EXPECT_THROW((void)parprim::segmented_reduce(p.policy, v, heads, out, 0, op),
-                       operator_failure);
-          EXPECT_THROW(
-              (void)parprim::segmented_reduce(p.policy, v, heads, out, 0, throwing_plus<true>{}),
-              operator_failure);
-          EXPECT_THROW(parprim::segmented_reduce(p.policy, v, parprim::offsets(two_segments),
-                                                 std::span<int>(out).first(2), 0, op),
-                       operator_failure);
-          EXPECT_THROW(parprim::exclusive_scan_by_key(p.policy, heads, v, out, 0, op),
-                       operator_failure);
-        });
+    for_each_policy<TypeParam>([&](const auto& p) {
+      const throwing_plus<false> op;
+      EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, op), operator_failure);
+      EXPECT_THROW((void)parprim::reduce(p.policy, v, 0, throwing_plus<true>{}), operator_failure);
+      EXPECT_THROW(parprim::exclusive_scan(p.policy, v, out, 0, op), operator_failure);
+      EXPECT_THROW(parprim::segmented_exclusive_scan(p.policy, v, heads, out, 0, op),
+                   operator_failure);
+      if (n > 1) {  // a one-element inclusive scan applies no op
+        EXPECT_THROW(parprim::inclusive_scan(p.policy, v, out, op), operator_failure);
+        EXPECT_THROW(parprim::segmented_inclusive_scan(p.policy, v, heads, out, op),
+                     operator_failure);
+        EXPECT_THROW(parprim::inclusive_scan_by_key(p.policy, heads, v, out, op), operator_failure);
+        EXPECT_THROW((void)parprim::reduce_by_key(p.policy, heads, v, keys_out, out, op),
+                     operator_failure);
+      }
+      EXPECT_THROW((void)parprim::segmented_reduce(p.policy, v, heads, out, 0, op),
+                   operator_failure);
+      EXPECT_THROW(
+          (void)parprim::segmented_reduce(p.policy, v, heads, out, 0, throwing_plus<true>{}),
+          operator_failure);
+      EXPECT_THROW(parprim::segmented_reduce(p.policy, v, parprim::offsets(two_segments),
+                                             std::span<int>(out).first(2), 0, op),
+                   operator_failure);
+      EXPECT_THROW(parprim::exclusive_scan_by_key(p.policy, heads, v, out, 0, op),
+                   operator_failure);
+    });
   }
 }
 

@@ -191,35 +191,32 @@ TYPED_TEST(Transform, ReduceIntoOneElementResult) {
 }
 
 TYPED_TEST(Transform, BadInputsRaiseBeforeWriting) {
-  for_each_policy<TypeParam>(
-      [] { return TypeParam::policies(); },
-      [](const auto& p) {
-        const std::vector<std::int32_t> a(10, 1), b(9, 1);
-        EXPECT_THROW((void)parprim::transform_reduce(p.policy, a, b, 0LL, parprim::plus{}, times{}),
-                     parprim::invalid_argument);
-        std::vector<std::int64_t> out(9, -1);
-        EXPECT_THROW(
-            parprim::transform_inclusive_scan(p.policy, a, out, parprim::plus{}, square_wide{}),
-            parprim::invalid_argument);
-        EXPECT_EQ(out, std::vector<std::int64_t>(9, -1));
-        const std::int32_t* volatile null_data = nullptr;  // opaque to the optimiser
-        const std::span<const std::int32_t> null_in(null_data, 3);
-        EXPECT_THROW(
-            (void)parprim::transform_reduce(p.policy, null_in, 0LL, parprim::plus{}, square_wide{}),
-            parprim::invalid_argument);
-        const std::vector<std::int32_t> none;
-        EXPECT_EQ(parprim::transform_reduce(p.policy, none, 5LL, parprim::plus{}, square_wide{}),
-                  5);
-        std::vector<long long> two(2, -1), zero;
-        EXPECT_THROW(parprim::reduce_into(p.policy, a, two, 0LL, parprim::plus{}),
-                     parprim::invalid_argument);
-        EXPECT_THROW(parprim::reduce_into(p.policy, a, zero, 0LL, parprim::plus{}),
-                     parprim::invalid_argument);
-        EXPECT_THROW(parprim::transform_reduce_into(p.policy, a, b, std::span(two).first(1), 0LL,
-                                                    parprim::plus{}, times{}),
-                     parprim::invalid_argument);
-        EXPECT_EQ(two, std::vector<long long>(2, -1));
-      });
+  for_each_policy<TypeParam>([](const auto& p) {
+    const std::vector<std::int32_t> a(10, 1), b(9, 1);
+    EXPECT_THROW((void)parprim::transform_reduce(p.policy, a, b, 0LL, parprim::plus{}, times{}),
+                 parprim::invalid_argument);
+    std::vector<std::int64_t> out(9, -1);
+    EXPECT_THROW(
+        parprim::transform_inclusive_scan(p.policy, a, out, parprim::plus{}, square_wide{}),
+        parprim::invalid_argument);
+    EXPECT_EQ(out, std::vector<std::int64_t>(9, -1));
+    const std::int32_t* volatile null_data = nullptr;  // opaque to the optimiser
+    const std::span<const std::int32_t> null_in(null_data, 3);
+    EXPECT_THROW(
+        (void)parprim::transform_reduce(p.policy, null_in, 0LL, parprim::plus{}, square_wide{}),
+        parprim::invalid_argument);
+    const std::vector<std::int32_t> none;
+    EXPECT_EQ(parprim::transform_reduce(p.policy, none, 5LL, parprim::plus{}, square_wide{}), 5);
+    std::vector<long long> two(2, -1), zero;
+    EXPECT_THROW(parprim::reduce_into(p.policy, a, two, 0LL, parprim::plus{}),
+                 parprim::invalid_argument);
+    EXPECT_THROW(parprim::reduce_into(p.policy, a, zero, 0LL, parprim::plus{}),
+                 parprim::invalid_argument);
+    EXPECT_THROW(parprim::transform_reduce_into(p.policy, a, b, std::span(two).first(1), 0LL,
+                                                parprim::plus{}, times{}),
+                 parprim::invalid_argument);
+    EXPECT_EQ(two, std::vector<long long>(2, -1));
+  });
 }
 
 }  // namespace

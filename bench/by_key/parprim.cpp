@@ -7,6 +7,7 @@
 #include <parprim/parprim.hpp>
 
 #include "../common.hpp"
+#include "../seq_and_omp.hpp"
 
 namespace parprim_bench {
 namespace {
@@ -83,21 +84,10 @@ constexpr std::size_t densities[] = {1000, 10, 1};
 
 template <class Run>
 void register_primitive(const std::string& primitive, Run run) {
-  for (const std::size_t one_in : densities) {
-    const std::string heads = "heads:1in" + std::to_string(one_in);
-    add_seq(
-        join({primitive, "seq/int32", heads}), pow2_sizes(),
-        [=](benchmark::State& s, std::size_t n) {
-          run(s, join({primitive, "seq", heads, std::to_string(n)}), parprim::seq, one_in, n, 1);
-        });
-#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-    add_par(join({primitive, "omp/int32", heads}), pow2_sizes(), thread_counts(),
-            [=](benchmark::State& s, int t, std::size_t n) {
-              run(s, join({primitive, "omp", heads, std::to_string(t), std::to_string(n)}),
-                  parprim::omp.threads(t), one_in, n, t);
-            });
-#endif
-  }
+  for (const std::size_t one_in : densities)
+    add_seq_and_omp<T>(primitive, "heads:1in" + std::to_string(one_in),
+                       [=](benchmark::State& s, const std::string& key, const auto& policy,
+                           std::size_t n, int t) { run(s, key, policy, one_in, n, t); });
 }
 
 const bool registered = register_benchmarks([] {

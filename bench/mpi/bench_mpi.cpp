@@ -26,18 +26,11 @@
 /// Rounds (PARPRIM_BENCH_MPI_ROUNDS, default 1): the whole list runs that many times, round by
 /// round, each benchmark under the same name in every round; bench/report takes the median.
 
-#include <mpi.h>
-
-#include <benchmark/benchmark.h>
-
-#include "../display_reporter.hpp"
-#include "../keep.hpp"
+#include "mpi_bench.hpp"
 #include "raw_reduce_then_scan.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <map>
 #include <string>
@@ -69,14 +62,6 @@ PARPRIM_MPI_STRUCT(bench::boxed, v);
 namespace bench {
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
-
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
-}
-
 // --- raw MPI helpers --------------------------------------------------------------------------
 
 void raw_sum_int(void* in, void* inout, int* len, MPI_Datatype*) {
@@ -84,13 +69,18 @@ void raw_sum_int(void* in, void* inout, int* len, MPI_Datatype*) {
   auto* b = static_cast<std::int32_t*>(inout);
   for (int i = 0; i < *len; ++i) b[i] += a[i];
 }
-MPI_Op raw_user_sum() {
+/// The MPI_Op of `F` (commutative or not), created on first use.
+template <MPI_User_function* F, int Commute>
+MPI_Op raw_op() {
   static MPI_Op op = [] {
     MPI_Op o;
-    MPI_Op_create(&raw_sum_int, 1, &o);
+    MPI_Op_create(F, Commute, &o);
     return o;
   }();
   return op;
+}
+MPI_Op raw_user_sum() {
+  return raw_op<&raw_sum_int, 1>();
 }
 MPI_Datatype raw_boxed_type() {
   static MPI_Datatype t = [] {
@@ -119,12 +109,17 @@ void raw_flag_op(void* in, void* inout, int* len, MPI_Datatype*) {
     if (!b[i].head) b[i] = {a[i].value + b[i].value, a[i].head};
 }
 MPI_Op raw_segmented_op() {
-  static MPI_Op op = [] {
-    MPI_Op o;
-    MPI_Op_create(&raw_flag_op, 0, &o);
-    return o;
+  return raw_op<&raw_flag_op, 0>();
+}
+/// flagged_int as two int32.
+MPI_Datatype raw_flag_pair_type() {
+  static MPI_Datatype t = [] {
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
+    MPI_Type_commit(&pair);
+    return pair;
   }();
-  return op;
+  return t;
 }
 
 // --- timing and registration --------------------------------------------------------------------
@@ -132,20 +127,7 @@ MPI_Op raw_segmented_op() {
 /// Times `body()` as described in the file comment.
 template <class Body>
 void timed(benchmark::State& state, std::size_t global_n, std::size_t elem_bytes, Body body) {
-  for (auto _ : state) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    body();
-    double t = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(t);
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(global_n * elem_bytes));
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(global_n));
-  state.counters["ranks"] = g_size;
-  state.counters["n_per_rank"] = static_cast<double>(global_n) / g_size;
+  timed_on_all_ranks(state, global_n, elem_bytes, body);
 }
 
 struct scaling {
@@ -286,53 +268,45 @@ void register_reduce(const scaling& s) {
   }
 }
 
+/// A scan row mpi/scan/<name>/int32: `body(in, out)` timed on this rank's int32 block of salt
+/// 2 and an output of its size.
+template <class Body>
+void add_scan(const std::string& name, const scaling& s, Body body) {
+  add("mpi/scan/" + name + "/int32", s, [=](benchmark::State& st) {
+    const auto& in = block<std::int32_t>(s.local_n, 2);
+    std::vector<std::int32_t> out(in.size());
+    timed(st, s.global_n, sizeof(std::int32_t), [&] { body(in, out); });
+    parprim_bench::keep(out.data());
+  });
+}
+
+/// The local scan and MPI_Exscan of the block totals: returns the rank's carry, not applied.
+std::int32_t raw_local_scan_and_carry(const std::vector<std::int32_t>& in,
+                                      std::vector<std::int32_t>& out) {
+  parprim::inclusive_scan(parprim::seq, in, out);
+  std::int32_t total = out.empty() ? 0 : out.back();
+  std::int32_t carry = 0;
+  MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+  return carry;
+}
+
 void register_scan(const scaling& s) {
-  using T = std::int32_t;
   const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
-  add("mpi/scan/parprim/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] { parprim::inclusive_scan(policy, in, out); });
-    parprim_bench::keep(out.data());
+  add_scan("parprim", s,
+           [=](const auto& in, auto& out) { parprim::inclusive_scan(policy, in, out); });
+  add_scan("parprim_user_op", s, [=](const auto& in, auto& out) {
+    parprim::inclusive_scan(policy, in, out, user_plus{});
   });
-  add("mpi/scan/parprim_user_op/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T),
-          [&] { parprim::inclusive_scan(policy, in, out, user_plus{}); });
-    parprim_bench::keep(out.data());
+  add_scan("raw_bound", s, [](const auto& in, auto& out) {
+    parprim_bench::keep(raw_local_scan_and_carry(in, out));
   });
-  add("mpi/scan/raw_bound/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] {
-      parprim::inclusive_scan(parprim::seq, in, out);
-      T total = out.empty() ? 0 : out.back();
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      parprim_bench::keep(carry);
-    });
-    parprim_bench::keep(out.data());
+  add_scan("raw_reduce_then_scan", s, [](const auto& in, auto& out) {
+    parprim_bench::raw_reduce_then_scan(in, out, MPI_COMM_WORLD);
   });
-  add("mpi/scan/raw_reduce_then_scan/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T),
-          [&] { parprim_bench::raw_reduce_then_scan(in, out, MPI_COMM_WORLD); });
-    parprim_bench::keep(out.data());
-  });
-  add("mpi/scan/raw_textbook/int32", s, [=](benchmark::State& st) {
-    const auto& in = block<T>(s.local_n, 2);
-    std::vector<T> out(in.size());
-    timed(st, s.global_n, sizeof(T), [&] {
-      parprim::inclusive_scan(parprim::seq, in, out);
-      T total = out.empty() ? 0 : out.back();
-      T carry = 0;
-      MPI_Exscan(&total, &carry, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-      if (g_rank > 0)
-        for (auto& x : out) x += carry;
-    });
-    parprim_bench::keep(out.data());
+  add_scan("raw_textbook", s, [](const auto& in, auto& out) {
+    const std::int32_t carry = raw_local_scan_and_carry(in, out);
+    if (g_rank > 0)
+      for (auto& x : out) x += carry;
   });
 }
 
@@ -351,9 +325,7 @@ void register_segmented(const scaling& s) {
     const auto& in = block<T>(s.local_n, 3);
     const auto& heads = heads_1in1024(in.size());
     std::vector<T> out(in.size());
-    MPI_Datatype pair;
-    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-    MPI_Type_commit(&pair);
+    const MPI_Datatype pair = raw_flag_pair_type();
     timed(st, s.global_n, sizeof(T) + 1, [&] {
       parprim::segmented_inclusive_scan(parprim::seq, in, heads, out);
       const bool any_head = std::find(heads.begin(), heads.end(), 1) != heads.end();
@@ -363,7 +335,6 @@ void register_segmented(const scaling& s) {
       if (g_rank > 0)
         for (std::size_t i = 0; i < out.size() && !heads[i]; ++i) out[i] += carry.value;
     });
-    MPI_Type_free(&pair);
     parprim_bench::keep(out.data());
   });
 }
@@ -371,70 +342,23 @@ void register_segmented(const scaling& s) {
 /// The collective latency the cost model's log p term stands for: one collective of one
 /// scalar (and of the {value, flag} pair with the user op that segmented scan uses).
 void register_latency() {
-  const std::string s = "/int32/ranks:" + std::to_string(g_size) + "/n:1";
-  const auto reg = [&](const std::string& name, std::function<void(benchmark::State&)> fn) {
-    benchmark::RegisterBenchmark((name + s).c_str(), std::move(fn))
-        ->UseManualTime()
-        ->Iterations(2000)
-        ->Repetitions(3)
-        ->ReportAggregatesOnly(true)
-        ->Unit(benchmark::kMicrosecond);
-  };
-  reg("mpi/latency/allreduce", [](benchmark::State& st) {
-    std::int32_t v = g_rank;
-    std::int32_t r = 0;
-    timed(st, 1, sizeof(v),
-          [&] { MPI_Allreduce(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
-    parprim_bench::keep(r);
-  });
-  reg("mpi/latency/exscan", [](benchmark::State& st) {
-    std::int32_t v = g_rank;
-    std::int32_t r = 0;
-    timed(st, 1, sizeof(v), [&] { MPI_Exscan(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD); });
-    parprim_bench::keep(r);
-  });
-  reg("mpi/latency/exscan_flag_pair", [](benchmark::State& st) {
-    MPI_Datatype pair;
-    MPI_Type_contiguous(2, MPI_INT32_T, &pair);
-    MPI_Type_commit(&pair);
+  register_scalar_latencies(2000, [](benchmark::State& st, std::size_t n, std::size_t bytes,
+                                     auto body) { timed(st, n, bytes, body); });
+  register_latency_row("exscan_flag_pair", 2000, [](benchmark::State& st) {
+    const MPI_Datatype pair = raw_flag_pair_type();
     flagged_int v{g_rank, g_rank % 3 == 0};
     flagged_int r{0, 0};
     timed(st, 1, sizeof(v),
           [&] { MPI_Exscan(&v, &r, 1, pair, raw_segmented_op(), MPI_COMM_WORLD); });
-    MPI_Type_free(&pair);
     parprim_bench::keep(r.value);
   });
 }
-
-/// Google Benchmark reporter that prints nothing (ranks other than 0).
-class null_reporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
 
 }  // namespace
 }  // namespace bench
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &bench::g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &bench::g_size);
-
-  // Only rank 0 writes --benchmark_out: drop the flag elsewhere.
-  std::vector<char*> args(argv, argv + argc);
-  if (bench::g_rank != 0)
-    args.erase(
-        std::remove_if(args.begin() + 1, args.end(),
-                       [](const char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
-        args.end());
-  int nargs = static_cast<int>(args.size());
-  benchmark::Initialize(&nargs, args.data());
-  if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) {
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-
+  bench::start(argc, argv);
   const int strong_log2 = bench::env_int("PARPRIM_BENCH_MPI_STRONG_LOG2", 28);
   const int weak_log2 = bench::env_int("PARPRIM_BENCH_MPI_WEAK_LOG2", 24);
   const std::size_t strong_n = std::size_t{1} << strong_log2;
@@ -455,14 +379,5 @@ int main(int argc, char** argv) {
 
   benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
   benchmark::AddCustomContext("parprim_local_policy", "seq");
-  if (bench::g_rank == 0) {
-    parprim_bench::display_reporter display(PARPRIM_BENCH_BUILD_TYPE);
-    benchmark::RunSpecifiedBenchmarks(&display);
-  } else {
-    bench::null_reporter quiet;
-    benchmark::RunSpecifiedBenchmarks(&quiet);
-  }
-  benchmark::Shutdown();
-  MPI_Finalize();
-  return 0;
+  return bench::run_and_finish();
 }

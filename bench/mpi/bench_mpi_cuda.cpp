@@ -23,20 +23,13 @@
 /// - mpi/latency/{allreduce,exscan}/int32/ranks:<p>/n:1: one collective of one scalar.
 /// Counters: ranks, gpus (distinct GPUs in use), n_per_rank, verified (1: result checked).
 
-#include <mpi.h>
-
 #include <cuda_runtime_api.h>
 
-#include <benchmark/benchmark.h>
-
-#include "../display_reporter.hpp"
-#include "../keep.hpp"
+#include "mpi_bench.hpp"
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <memory>
 #include <set>
@@ -50,15 +43,8 @@
 namespace bench {
 namespace {
 
-int g_rank = 0;
-int g_size = 1;
 int g_gpus = 0;  // distinct GPUs used by the ranks
 std::string g_setup_error;
-
-int env_int(const char* name, int fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
-}
 
 const auto& policy() {
   static const auto p = parprim::mpi(MPI_COMM_WORLD).local(parprim::cuda);
@@ -131,22 +117,8 @@ blocks<T>& blocks_for(std::size_t global_n) {
 /// Times `body()` (see the file comment) after one untimed call.
 template <class Body>
 void timed(benchmark::State& state, std::size_t global_n, std::size_t elem_bytes, Body body) {
-  body();
-  for (auto _ : state) {
-    MPI_Barrier(MPI_COMM_WORLD);
-    const double t0 = MPI_Wtime();
-    body();
-    double t = MPI_Wtime() - t0;
-    MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    state.SetIterationTime(t);
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(global_n * elem_bytes));
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()) *
-                          static_cast<std::int64_t>(global_n));
-  state.counters["ranks"] = g_size;
+  timed_on_all_ranks(state, global_n, elem_bytes, body, 1);
   state.counters["gpus"] = g_gpus;
-  state.counters["n_per_rank"] = static_cast<double>(global_n) / g_size;
 }
 
 /// Marks the benchmark verified, or errored on every rank (the check is collective).
@@ -231,61 +203,15 @@ void register_type(std::size_t requested_n) {
 }
 
 void register_latency() {
-  const std::string s = std::string("/int32/ranks:") + std::to_string(g_size) + "/n:1";
-  benchmark::RegisterBenchmark(("mpi/latency/allreduce" + s).c_str(),
-                               [](benchmark::State& st) {
-                                 std::int32_t v = g_rank;
-                                 std::int32_t r = 0;
-                                 timed(st, 1, sizeof(v), [&] {
-                                   MPI_Allreduce(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-                                 });
-                               })
-      ->UseManualTime()
-      ->Iterations(200)
-      ->Repetitions(3)
-      ->ReportAggregatesOnly(true)
-      ->Unit(benchmark::kMicrosecond);
-  benchmark::RegisterBenchmark(("mpi/latency/exscan" + s).c_str(),
-                               [](benchmark::State& st) {
-                                 std::int32_t v = g_rank;
-                                 std::int32_t r = 0;
-                                 timed(st, 1, sizeof(v), [&] {
-                                   MPI_Exscan(&v, &r, 1, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
-                                 });
-                               })
-      ->UseManualTime()
-      ->Iterations(200)
-      ->Repetitions(3)
-      ->ReportAggregatesOnly(true)
-      ->Unit(benchmark::kMicrosecond);
+  register_scalar_latencies(200, [](benchmark::State& st, std::size_t n, std::size_t bytes,
+                                    auto body) { timed(st, n, bytes, body); });
 }
-
-/// Google Benchmark reporter that prints nothing (ranks other than 0).
-class null_reporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>&) override {}
-};
 
 }  // namespace
 }  // namespace bench
 
 int main(int argc, char** argv) {
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  MPI_Comm_rank(MPI_COMM_WORLD, &bench::g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &bench::g_size);
-
-  // Only rank 0 writes --benchmark_out: drop the flag elsewhere.
-  std::vector<char*> args(argv, argv + argc);
-  if (bench::g_rank != 0)
-    args.erase(
-        std::remove_if(args.begin() + 1, args.end(),
-                       [](const char* a) { return std::strncmp(a, "--benchmark_out", 15) == 0; }),
-        args.end());
-  int nargs = static_cast<int>(args.size());
-  benchmark::Initialize(&nargs, args.data());
-  if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) MPI_Abort(MPI_COMM_WORLD, 1);
+  bench::start(argc, argv);
 
   // This rank's GPU: allocations go there. Errors are agreed on, so every rank skips alike.
   int device = -1;
@@ -318,17 +244,8 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("mpi_ranks", std::to_string(bench::g_size));
   benchmark::AddCustomContext("parprim_local_policy", "cuda");
   benchmark::AddCustomContext("rank_gpus", map);
-  if (bench::g_rank == 0) {
-    cudaDeviceProp prop{};
-    if (device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess)
-      benchmark::AddCustomContext("gpu", prop.name);
-    parprim_bench::display_reporter display(PARPRIM_BENCH_BUILD_TYPE);
-    benchmark::RunSpecifiedBenchmarks(&display);
-  } else {
-    bench::null_reporter quiet;
-    benchmark::RunSpecifiedBenchmarks(&quiet);
-  }
-  benchmark::Shutdown();
-  MPI_Finalize();
-  return 0;
+  cudaDeviceProp prop{};
+  if (bench::g_rank == 0 && device >= 0 && cudaGetDeviceProperties(&prop, device) == cudaSuccess)
+    benchmark::AddCustomContext("gpu", prop.name);
+  return bench::run_and_finish();
 }

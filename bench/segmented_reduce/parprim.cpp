@@ -8,6 +8,7 @@
 #include <parprim/parprim.hpp>
 
 #include "../common.hpp"
+#include "../seq_and_omp.hpp"
 
 namespace parprim_bench {
 namespace {
@@ -93,37 +94,17 @@ constexpr std::size_t lengths[] = {1, 32, 1024, 0};  // 0: one segment of n
 
 void register_all() {
   for (const std::size_t one_in : densities) {
-    const std::string heads = "heads:1in" + std::to_string(one_in);
-    add_seq(join({"segmented_reduce/seq/int32", heads}), pow2_sizes(),
-            [=](benchmark::State& s, std::size_t n) {
-              run_flags(s, join({"segmented_reduce/seq", heads, std::to_string(n)}), parprim::seq,
-                        one_in, n, 1);
-            });
-#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-    add_par(join({"segmented_reduce/omp/int32", heads}), pow2_sizes(), thread_counts(),
-            [=](benchmark::State& s, int t, std::size_t n) {
-              run_flags(s,
-                        join({"segmented_reduce/omp", heads, std::to_string(t), std::to_string(n)}),
-                        parprim::omp.threads(t), one_in, n, t);
-            });
-#endif
+    add_seq_and_omp<T>("segmented_reduce", "heads:1in" + std::to_string(one_in),
+                       [=](benchmark::State& s, const std::string& key, const auto& policy,
+                           std::size_t n, int t) { run_flags(s, key, policy, one_in, n, t); });
   }
   for (const std::size_t length : lengths) {
     const std::string seg = length == 0 ? "seg:n" : "seg:" + std::to_string(length);
-    const auto len = [length](std::size_t n) { return length == 0 ? n : length; };
-    add_seq(join({"segmented_reduce/seq/int32", seg}), pow2_sizes(),
-            [=](benchmark::State& s, std::size_t n) {
-              run_offsets(s, join({"segmented_reduce/seq", seg, std::to_string(n)}), parprim::seq,
-                          len(n), n, 1);
-            });
-#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-    add_par(join({"segmented_reduce/omp/int32", seg}), pow2_sizes(), thread_counts(),
-            [=](benchmark::State& s, int t, std::size_t n) {
-              run_offsets(s,
-                          join({"segmented_reduce/omp", seg, std::to_string(t), std::to_string(n)}),
-                          parprim::omp.threads(t), len(n), n, t);
-            });
-#endif
+    add_seq_and_omp<T>(
+        "segmented_reduce", seg,
+        [=](benchmark::State& s, const std::string& key, const auto& policy, std::size_t n, int t) {
+          run_offsets(s, key, policy, length == 0 ? n : length, n, t);
+        });
   }
 }
 

@@ -6,6 +6,7 @@
 #include <parprim/parprim.hpp>
 
 #include "../common.hpp"
+#include "../seq_and_omp.hpp"
 
 namespace parprim_bench {
 namespace {
@@ -30,18 +31,10 @@ void run_segscan(benchmark::State& state, const std::string& key, const Policy& 
 
 void register_density(std::size_t one_in) {
   const std::string heads = "heads:1in" + std::to_string(one_in);
-  add_seq(join({"segmented_scan/seq/int32", heads}), pow2_sizes(),
-          [=](benchmark::State& s, std::size_t n) {
-            run_segscan(s, join({"segmented_scan/seq", heads, std::to_string(n)}), parprim::seq,
-                        one_in, n, 1);
-          });
+  add_seq_and_omp<T>("segmented_scan", heads,
+                     [=](benchmark::State& s, const std::string& key, const auto& policy,
+                         std::size_t n, int t) { run_segscan(s, key, policy, one_in, n, t); });
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-  add_par(join({"segmented_scan/omp/int32", heads}), pow2_sizes(), thread_counts(),
-          [=](benchmark::State& s, int t, std::size_t n) {
-            run_segscan(s,
-                        join({"segmented_scan/omp", heads, std::to_string(t), std::to_string(n)}),
-                        parprim::omp.threads(t), one_in, n, t);
-          });
   add_par(join({"segmented_scan/omp_grain1/int32", heads}), pow2_sizes(min_log2, small_max_log2),
           thread_counts(), [=](benchmark::State& s, int t, std::size_t n) {
             run_segscan(

@@ -6,23 +6,10 @@
 # Inputs (-D): PARPRIM_BUILD_DIR, CONSUMER_SOURCE_DIR, CONSUMER_WORK_DIR, CONSUMER_GENERATOR,
 #              CONSUMER_CXX_COMPILER, CONSUMER_CONFIG, CTEST_COMMAND.
 
-foreach(var PARPRIM_BUILD_DIR CONSUMER_SOURCE_DIR CONSUMER_WORK_DIR CTEST_COMMAND)
-  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
-    message(FATAL_ERROR "run_consumer.cmake: ${var} is not set")
-  endif()
-endforeach()
-if(NOT CONSUMER_CONFIG)
-  set(CONSUMER_CONFIG Release)
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+consumer_require(run_consumer.cmake
+  PARPRIM_BUILD_DIR CONSUMER_SOURCE_DIR CONSUMER_WORK_DIR CTEST_COMMAND)
 set(prefix "${PARPRIM_BUILD_DIR}/consumer-prefix")
-
-function(step what)
-  message(STATUS "consumer: ${what}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "consumer: ${what} failed (${rc})")
-  endif()
-endfunction()
 
 file(REMOVE_RECURSE "${prefix}" "${CONSUMER_WORK_DIR}")
 
@@ -30,17 +17,9 @@ step("install parprim into ${prefix}"
   "${CMAKE_COMMAND}" --install "${PARPRIM_BUILD_DIR}" --prefix "${prefix}"
   --config "${CONSUMER_CONFIG}")
 
-set(generator_args)
-if(CONSUMER_GENERATOR)
-  set(generator_args -G "${CONSUMER_GENERATOR}")
-endif()
-set(compiler_args)
-if(CONSUMER_CXX_COMPILER)
-  set(compiler_args "-DCMAKE_CXX_COMPILER=${CONSUMER_CXX_COMPILER}")
-endif()
 step("configure the consumer"
-  "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${CONSUMER_WORK_DIR}" ${generator_args}
-  ${compiler_args} "-DCMAKE_BUILD_TYPE=${CONSUMER_CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix}"
+  "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${CONSUMER_WORK_DIR}" ${consumer_cmake_args}
+  "-DCMAKE_BUILD_TYPE=${CONSUMER_CONFIG}" "-DCMAKE_PREFIX_PATH=${prefix}"
   -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DCMAKE_FIND_USE_SYSTEM_PACKAGE_REGISTRY=OFF)
 
 # parprim must come from the fresh prefix, not from a build tree or a system installation.
@@ -55,7 +34,5 @@ endif()
 
 step("build the consumer"
   "${CMAKE_COMMAND}" --build "${CONSUMER_WORK_DIR}" --config "${CONSUMER_CONFIG}")
-step("run the consumer"
-  "${CTEST_COMMAND}" --test-dir "${CONSUMER_WORK_DIR}" -C "${CONSUMER_CONFIG}"
-  --output-on-failure --no-tests=error)
+consumer_run_tests()
 message(STATUS "consumer: ok")

@@ -5,25 +5,12 @@
 # Inputs (-D): PARPRIM_BUILD_DIR, CONSUMER_WORK_DIR, CONSUMER_CXX_COMPILER, CONSUMER_CONFIG,
 #              PKG_CONFIG_EXECUTABLE.
 
-foreach(var PARPRIM_BUILD_DIR CONSUMER_WORK_DIR CONSUMER_CXX_COMPILER PKG_CONFIG_EXECUTABLE)
-  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
-    message(FATAL_ERROR "run_pkgconfig.cmake: ${var} is not set")
-  endif()
-endforeach()
-if(NOT CONSUMER_CONFIG)
-  set(CONSUMER_CONFIG Release)
-endif()
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+consumer_require(run_pkgconfig.cmake
+  PARPRIM_BUILD_DIR CONSUMER_WORK_DIR CONSUMER_CXX_COMPILER PKG_CONFIG_EXECUTABLE)
 set(prefix "${CONSUMER_WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${CONSUMER_WORK_DIR}")
 file(MAKE_DIRECTORY "${CONSUMER_WORK_DIR}")
-
-function(step what)
-  message(STATUS "consumer: ${what}")
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "consumer: ${what} failed (${rc})")
-  endif()
-endfunction()
 
 step("install parprim into ${prefix}"
   "${CMAKE_COMMAND}" --install "${PARPRIM_BUILD_DIR}" --prefix "${prefix}" --config "${CONSUMER_CONFIG}")

@@ -25,10 +25,8 @@ TYPED_TEST_SUITE(MpiByKey, segment_combos, combo_names);
 TYPED_TEST(MpiByKey, ReduceByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(21, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(21, [&](const auto& policy, const problem<Case>& p) {
     const auto begins = segment_begins(p.global_flags);
     const auto in = p.my_in();
     const acc_t unused = poison<acc_t>();
@@ -49,37 +47,14 @@ TYPED_TEST(MpiByKey, ReduceByKey) {
   });
 }
 
-template <class Case, class Scan>
-void check_scan(const problem<Case>& p, const std::vector<typename Case::acc_t>& expected,
-                bool inclusive, Scan scan) {
-  using acc_t = typename Case::acc_t;
-  const auto in = p.my_in();
-  {
-    SCOPED_TRACE("out of place");
-    std::vector<acc_t> out(in.size());
-    scan(in, std::span<acc_t>(out));
-    expect_scan_matches(allgather_blocks<acc_t>(out, p.blocks), expected, p, inclusive,
-                        p.global_flags.data());
-  }
-  if constexpr (std::is_same_v<typename Case::in_t, acc_t>) {
-    SCOPED_TRACE("in place");
-    std::vector<acc_t> data(in.begin(), in.end());
-    scan(std::span<const acc_t>(data), std::span<acc_t>(data));
-    expect_scan_matches(allgather_blocks<acc_t>(data, p.blocks), expected, p, inclusive,
-                        p.global_flags.data());
-  }
-}
-
 TYPED_TEST(MpiByKey, InclusiveScanByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(22, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(22, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_inclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, op);
-    check_scan(p, expected, true, [&](auto in, auto out) {
+    check_scan(p, expected, true, p.global_flags.data(), [&](auto in, auto out) {
       parprim::inclusive_scan_by_key(policy, p.my_keys(), in, out, op);
     });
   });
@@ -88,14 +63,12 @@ TYPED_TEST(MpiByKey, InclusiveScanByKey) {
 TYPED_TEST(MpiByKey, ExclusiveScanByKey) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(23, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(23, [&](const auto& policy, const problem<Case>& p) {
     std::vector<acc_t> expected(p.n);
     parprim::segmented_exclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, p.init,
                                       op);
-    check_scan(p, expected, false, [&](auto in, auto out) {
+    check_scan(p, expected, false, p.global_flags.data(), [&](auto in, auto out) {
       parprim::exclusive_scan_by_key(policy, p.my_keys(), in, out, p.init, op);
     });
   });

@@ -111,35 +111,23 @@ template <class C>
 class MpiLocalCuda : public ::testing::Test {};
 TYPED_TEST_SUITE(MpiLocalCuda, cuda_combos, combo_names);
 
+/// for_each_mpi_problem with the rank's GPU current; skipped without a GPU.
+template <class Combo, class Body>
+void for_each_gpu_problem(std::uint64_t salt, Body body) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  use_rank_gpu(parprim::mpi(MPI_COMM_WORLD).local(Combo::local::policy()));
+  for_each_mpi_problem<Combo>(salt, body);
+}
+
 // --- reduce ----------------------------------------------------------------------------------
 
 TYPED_TEST(MpiLocalCuda, Reduce) {
-  PARPRIM_SKIP_WITHOUT_GPU();
   using Case = typename TypeParam::value_case;
   using T = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const world w = comm_world();
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
-  use_rank_gpu(policy);
   const typename Case::op_t op{};
-  for_each_problem<Case>(11, [&](const problem<Case>& p) {
+  for_each_gpu_problem<TypeParam>(11, [&](const auto& policy, const problem<Case>& p) {
     const auto in = upload<T>(p.my_in());
-    const T got = parprim::reduce(policy, in.span(), p.init, op);
-    const auto all = allgather_value(got);
-    for (int r = 0; r < w.size; ++r)
-      EXPECT_TRUE(same_result<Case>(all[static_cast<std::size_t>(r)], all[0]))
-          << "rank " << r << " disagrees with rank 0";
-    if constexpr (Case::exact) {
-      EXPECT_TRUE(exact_equal(got, parprim::reduce(parprim::seq, p.global_in, p.init, op)));
-    } else {
-      typename Case::ref_t ref = Case::to_ref(p.init);
-      long double mag = Case::magnitude(p.init);
-      for (const auto& x : p.global_in) {
-        ref = Case::ref_op(ref, Case::to_ref(x));
-        mag += Case::magnitude(x);
-      }
-      EXPECT_TRUE(Case::close(got, ref, p.n + 1, mag));
-    }
+    expect_reduce_matches(parprim::reduce(policy, in.span(), p.init, op), p);
   });
 }
 
@@ -191,14 +179,10 @@ void check_scan_on_gpu(const problem<Case>& p, const std::vector<typename Case::
 }
 
 TYPED_TEST(MpiLocalCuda, InclusiveScan) {
-  PARPRIM_SKIP_WITHOUT_GPU();
   using Case = typename TypeParam::value_case;
   using T = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
-  use_rank_gpu(policy);
   const typename Case::op_t op{};
-  for_each_problem<Case>(13, [&](const problem<Case>& p) {
+  for_each_gpu_problem<TypeParam>(13, [&](const auto& policy, const problem<Case>& p) {
     std::vector<T> expected(p.n);
     parprim::inclusive_scan(parprim::seq, p.global_in, expected, op);
     check_scan_on_gpu(p, expected, true, nullptr,
@@ -207,14 +191,10 @@ TYPED_TEST(MpiLocalCuda, InclusiveScan) {
 }
 
 TYPED_TEST(MpiLocalCuda, ExclusiveScan) {
-  PARPRIM_SKIP_WITHOUT_GPU();
   using Case = typename TypeParam::value_case;
   using T = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
-  use_rank_gpu(policy);
   const typename Case::op_t op{};
-  for_each_problem<Case>(14, [&](const problem<Case>& p) {
+  for_each_gpu_problem<TypeParam>(14, [&](const auto& policy, const problem<Case>& p) {
     std::vector<T> expected(p.n);
     parprim::exclusive_scan(parprim::seq, p.global_in, expected, p.init, op);
     check_scan_on_gpu(p, expected, false, nullptr, [&](auto in, auto out) {
@@ -235,14 +215,10 @@ void check_segmented_on_gpu(const problem<Case>& p,
 }
 
 TYPED_TEST(MpiLocalCuda, SegmentedInclusiveScan) {
-  PARPRIM_SKIP_WITHOUT_GPU();
   using Case = typename TypeParam::value_case;
   using T = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
-  use_rank_gpu(policy);
   const typename Case::op_t op{};
-  for_each_problem<Case>(15, [&](const problem<Case>& p) {
+  for_each_gpu_problem<TypeParam>(15, [&](const auto& policy, const problem<Case>& p) {
     std::vector<T> expected(p.n);
     parprim::segmented_inclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, op);
     check_segmented_on_gpu(p, expected, true, [&](auto in, auto flags, auto out) {
@@ -252,14 +228,10 @@ TYPED_TEST(MpiLocalCuda, SegmentedInclusiveScan) {
 }
 
 TYPED_TEST(MpiLocalCuda, SegmentedExclusiveScan) {
-  PARPRIM_SKIP_WITHOUT_GPU();
   using Case = typename TypeParam::value_case;
   using T = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
-  use_rank_gpu(policy);
   const typename Case::op_t op{};
-  for_each_problem<Case>(16, [&](const problem<Case>& p) {
+  for_each_gpu_problem<TypeParam>(16, [&](const auto& policy, const problem<Case>& p) {
     std::vector<T> expected(p.n);
     parprim::segmented_exclusive_scan(parprim::seq, p.global_in, p.global_flags, expected, p.init,
                                       op);

@@ -16,30 +16,9 @@ TYPED_TEST_SUITE(MpiReduce, all_combos, combo_names);
 
 TYPED_TEST(MpiReduce, MatchesSequentialOnGlobalSequence) {
   using Case = typename TypeParam::value_case;
-  using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const world w = comm_world();
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(1, [&](const problem<Case>& p) {
-    const acc_t got = parprim::reduce(policy, p.my_in(), p.init, op);
-    const acc_t expected = parprim::reduce(parprim::seq, p.global_in, p.init, op);
-    // every rank holds the same bits
-    const auto all = allgather_value(got);
-    for (int r = 0; r < w.size; ++r)
-      EXPECT_TRUE(same_result<Case>(all[static_cast<std::size_t>(r)], all[0]))
-          << "rank " << r << " disagrees with rank 0";
-    if constexpr (Case::exact) {
-      EXPECT_TRUE(exact_equal(got, expected));
-    } else {
-      typename Case::ref_t ref = Case::to_ref(p.init);
-      long double mag = Case::magnitude(p.init);
-      for (const auto& x : p.global_in) {
-        ref = Case::ref_op(ref, Case::to_ref(x));
-        mag += Case::magnitude(x);
-      }
-      EXPECT_TRUE(Case::close(got, ref, p.n + 1, mag));
-    }
+  for_each_mpi_problem<TypeParam>(1, [&](const auto& policy, const problem<Case>& p) {
+    expect_reduce_matches(parprim::reduce(policy, p.my_in(), p.init, op), p);
   });
 }
 

@@ -25,10 +25,8 @@ TYPED_TEST_SUITE(MpiSegmentedReduce, segment_combos, combo_names);
 TYPED_TEST(MpiSegmentedReduce, HeadFlags) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(11, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(11, [&](const auto& policy, const problem<Case>& p) {
     const auto begins = segment_begins(p.global_flags);
     const auto in = p.my_in();
     const acc_t unused = poison<acc_t>();
@@ -45,10 +43,8 @@ TYPED_TEST(MpiSegmentedReduce, HeadFlags) {
 TYPED_TEST(MpiSegmentedReduce, OffsetsPerRank) {
   using Case = typename TypeParam::value_case;
   using acc_t = typename Case::acc_t;
-  SCOPED_TRACE(seed_trace());
-  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
   const typename Case::op_t op{};
-  for_each_problem<Case>(12, [&](const problem<Case>& p) {
+  for_each_mpi_problem<TypeParam>(12, [&](const auto& policy, const problem<Case>& p) {
     const auto in = p.my_in();
     auto begins = segment_begins(p.my_flags());
     if (p.n % 2 == 0) {  // empty segments: before the first element, in between, after the last

@@ -489,6 +489,17 @@ void for_each_problem(std::uint64_t salt, Body body) {
   }
 }
 
+/// \brief The frame of a typed test over combos: `body(policy, p)` for each problem `p` of
+/// for_each_problem(salt), `policy` = mpi(MPI_COMM_WORLD).local(the combo's local policy), the
+/// seed in the failure trace.
+template <class Combo, class Body>
+void for_each_mpi_problem(std::uint64_t salt, Body body) {
+  using Case = typename Combo::value_case;
+  SCOPED_TRACE(seed_trace());
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(Combo::local::policy());
+  for_each_problem<Case>(salt, [&](const problem<Case>& p) { body(policy, p); });
+}
+
 // --- gathering and comparing ------------------------------------------------------------------
 
 /// \brief The concatenation of every rank's block (to every rank), as raw bytes.
@@ -538,6 +549,28 @@ bool same_result(const typename Case::acc_t& a, const typename Case::acc_t& b) {
   }
 }
 
+/// \brief Checks a distributed reduce's result `got` of problem `p` (every rank calls it): the
+/// same bits on every rank, and parprim::seq's fold of the global sequence (exact cases) or
+/// within the case's bound of the long double fold (floating cases).
+template <class Case>
+void expect_reduce_matches(const typename Case::acc_t& got, const problem<Case>& p) {
+  const auto all = allgather_value(got);
+  for (std::size_t r = 0; r < all.size(); ++r)
+    EXPECT_TRUE(same_result<Case>(all[r], all[0])) << "rank " << r << " disagrees with rank 0";
+  if constexpr (Case::exact) {
+    const typename Case::op_t op{};
+    EXPECT_TRUE(exact_equal(got, parprim::reduce(parprim::seq, p.global_in, p.init, op)));
+  } else {
+    typename Case::ref_t ref = Case::to_ref(p.init);
+    long double mag = Case::magnitude(p.init);
+    for (const auto& x : p.global_in) {
+      ref = Case::ref_op(ref, Case::to_ref(x));
+      mag += Case::magnitude(x);
+    }
+    EXPECT_TRUE(Case::close(got, ref, p.n + 1, mag));
+  }
+}
+
 /// \brief Checks a gathered scan result. Exact cases: equal to `expected` (parprim::seq on the
 /// global sequence). Floating cases: within the case's bound of the long double reference,
 /// computed from `ref_start` (empty: the element itself) by folding `global_in`, restarting at
@@ -582,6 +615,27 @@ void expect_scan_matches(const std::vector<typename Case::acc_t>& got,
   }
   EXPECT_EQ(bad, 0u) << bad << " of " << got.size() << " elements wrong, first at index "
                      << first_bad;
+}
+
+/// \brief Runs `scan(in, out)` on this rank's block out of place and, where the types allow,
+/// in place, gathers the outputs and checks them with expect_scan_matches.
+template <class Case, class Scan>
+void check_scan(const problem<Case>& p, const std::vector<typename Case::acc_t>& expected,
+                bool inclusive, const std::uint8_t* flags, Scan scan) {
+  using acc_t = typename Case::acc_t;
+  const auto in = p.my_in();
+  {
+    SCOPED_TRACE("out of place");
+    std::vector<acc_t> out(in.size());
+    scan(in, std::span<acc_t>(out));
+    expect_scan_matches(allgather_blocks<acc_t>(out, p.blocks), expected, p, inclusive, flags);
+  }
+  if constexpr (std::is_same_v<typename Case::in_t, acc_t>) {
+    SCOPED_TRACE("in place");
+    std::vector<acc_t> data(in.begin(), in.end());
+    scan(std::span<const acc_t>(data), std::span<acc_t>(data));
+    expect_scan_matches(allgather_blocks<acc_t>(data, p.blocks), expected, p, inclusive, flags);
+  }
 }
 
 /// \brief A value whose bytes are all 0xA5: what an output element no result may overwrite

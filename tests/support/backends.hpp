@@ -152,4 +152,10 @@ void for_each_policy(ListFn list, Body body, std::size_t n = 0) {
   }
 }
 
+/// \brief for_each_policy over `B::policies()`, the policies of the small sizes.
+template <class B, class Body>
+void for_each_policy(Body body) {
+  for_each_policy<B>([] { return B::policies(); }, body);
+}
+
 }  // namespace parprim_test
