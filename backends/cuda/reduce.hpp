@@ -13,8 +13,8 @@
 
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/cuda_policy.hpp>
-#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/transform_view.hpp>
 #include <parprim/device_span.hpp>
 #include <parprim/operators.hpp>
@@ -223,8 +223,7 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
     const cuda::launch_options options = cuda::options_of(policy);
     const auto run = [&](const auto& load) {
       if (out != nullptr)
-        cuda::exact_transform_reduce_into(options, load, in.size(), out,
-                                          acc->template round<F>());
+        cuda::exact_transform_reduce_into(options, load, in.size(), out, acc->template round<F>());
       else
         *acc = cuda::exact_transform_fold<F>(options, load, in.size(), *acc);
     };

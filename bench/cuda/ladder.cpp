@@ -44,12 +44,13 @@ void add_ladder() {
 
 template <class T>
 void add_exact_plus() {
-  add(std::string("reduce/cuda_exact_plus/") + type_name<T>(), [](benchmark::State& state, std::size_t n) {
-    run_reduce<T>(state, n, [n](const T* x) {
-      return parprim::reduce(parprim::cuda.on(bench_stream()), parprim::device_span<const T>(x, n),
-                             T(0), parprim::exact_plus{});
-    });
-  });
+  add(std::string("reduce/cuda_exact_plus/") + type_name<T>(),
+      [](benchmark::State& state, std::size_t n) {
+        run_reduce<T>(state, n, [n](const T* x) {
+          return parprim::reduce(parprim::cuda.on(bench_stream()),
+                                 parprim::device_span<const T>(x, n), T(0), parprim::exact_plus{});
+        });
+      });
 }
 
 const bool registered = register_benchmarks([] {

@@ -11,11 +11,11 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <limits>
+#include <random>
 #include <string>
 #include <utility>
-#include <limits>
-#include <cstdio>
-#include <random>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -35,8 +35,8 @@ namespace pt = ::parprim_test;
 /// blocks than the grid holds at once; capped by PARPRIM_CUDA_TEST_MAX_N.
 std::vector<std::size_t> exact_sizes() {
   std::vector<std::size_t> v;
-  for (std::size_t n : {0, 1, 2, 3, 31, 32, 33, 511, 512, 513, 1023, 1024, 1025, 4095, 4097, 8191,
-                        8193, 10007, 65537, 262145, 1000003, 4194305})
+  for (std::size_t n : {0,    1,    2,    3,    31,   32,   33,    511,   512,    513,     1023,
+                        1024, 1025, 4095, 4097, 8191, 8193, 10007, 65537, 262145, 1000003, 4194305})
     if (n <= scans::scan_max_n()) v.push_back(n);
   return v;
 }
@@ -64,7 +64,8 @@ void reduce_matches_reference() {
       const F init = n % 3 == 0 ? -F(0) : static_cast<F>(0.25);
       d = parprim::device_buffer<F>(in);
       const F want = pt::exact_expected<F>::reduce(in, init);
-      const F got = parprim::reduce(parprim::cuda, std::as_const(d).span(), init, parprim::exact_plus{});
+      const F got =
+          parprim::reduce(parprim::cuda, std::as_const(d).span(), init, parprim::exact_plus{});
       EXPECT_TRUE(bitwise_equal(got, want)) << "got " << bits_of(got) << ", want " << bits_of(want);
       const F host = parprim::reduce(parprim::seq, in, init, parprim::exact_plus{});
       EXPECT_TRUE(bitwise_equal(got, host)) << "seq gives " << bits_of(host);
@@ -79,8 +80,12 @@ void reduce_matches_reference() {
   }
 }
 
-TEST(CudaExact, FloatReduceIsTheRoundedExactSum) { reduce_matches_reference<float>(); }
-TEST(CudaExact, DoubleReduceIsTheRoundedExactSum) { reduce_matches_reference<double>(); }
+TEST(CudaExact, FloatReduceIsTheRoundedExactSum) {
+  reduce_matches_reference<float>();
+}
+TEST(CudaExact, DoubleReduceIsTheRoundedExactSum) {
+  reduce_matches_reference<double>();
+}
 
 /// Every reduce rung of the policy gives the same bits (the exact sum ignores the rung).
 TEST(CudaExact, EveryRungGivesTheSameBits) {
@@ -106,15 +111,15 @@ void reduce_into_matches_reference() {
   parprim::device_buffer<F> result(1);
   for (const pt::exact_mix mix : {pt::exact_mix::uniform, pt::exact_mix::wide,
                                   pt::exact_mix::special, pt::exact_mix::overflow}) {
-    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1025},
-                                std::size_t{65537}}) {
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{1025}, std::size_t{65537}}) {
       SCOPED_TRACE(std::string(pt::exact_mix_name(mix)) + ", n = " + std::to_string(n));
       std::mt19937_64 rng(seed + n);
       const std::vector<F> in = pt::exact_input<F>(mix, rng, n);
       const parprim::device_buffer<F> d(in);
       const F init = static_cast<F>(-3);
-      parprim::reduce_into(parprim::cuda.on(stream).nosync(), std::as_const(d).span(), result.span(), init,
-                           parprim::exact_plus{});
+      parprim::reduce_into(parprim::cuda.on(stream).nosync(), std::as_const(d).span(),
+                           result.span(), init, parprim::exact_plus{});
       scans::cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
       const F got = result.to_host()[0];
       const F want = pt::exact_expected<F>::reduce(in, init);
@@ -130,8 +135,12 @@ void reduce_into_matches_reference() {
   EXPECT_TRUE(bitwise_equal(result.to_host()[0], host));
 }
 
-TEST(CudaExact, FloatReduceIntoDeviceMemory) { reduce_into_matches_reference<float>(); }
-TEST(CudaExact, DoubleReduceIntoDeviceMemory) { reduce_into_matches_reference<double>(); }
+TEST(CudaExact, FloatReduceIntoDeviceMemory) {
+  reduce_into_matches_reference<float>();
+}
+TEST(CudaExact, DoubleReduceIntoDeviceMemory) {
+  reduce_into_matches_reference<double>();
+}
 
 struct triple {
   __host__ __device__ float operator()(float x) const { return 3.0f * x; }
@@ -148,15 +157,15 @@ TEST(CudaExact, TransformReduceGivesTheHostBits) {
   const std::uint64_t seed = make_seed();
   SCOPED_TRACE(seed_trace(seed));
   parprim::device_buffer<double> result(1);
-  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{513},
-                              std::size_t{100003}, std::size_t{1} << 20}) {
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{513}, std::size_t{100003},
+                              std::size_t{1} << 20}) {
     SCOPED_TRACE("n = " + std::to_string(n));
     std::mt19937_64 rng(seed + n);
     const std::vector<float> a = pt::exact_input<float>(pt::exact_mix::mixed_scale, rng, n);
     const std::vector<float> b = pt::exact_input<float>(pt::exact_mix::uniform, rng, n);
     const parprim::device_buffer<float> da(a), db(b);
-    const float t = parprim::transform_reduce(parprim::cuda, da.span(), 0.5f,
-                                              parprim::exact_plus{}, triple{});
+    const float t =
+        parprim::transform_reduce(parprim::cuda, da.span(), 0.5f, parprim::exact_plus{}, triple{});
     const float th =
         parprim::transform_reduce(parprim::seq, a, 0.5f, parprim::exact_plus{}, triple{});
     EXPECT_TRUE(bitwise_equal(t, th)) << "got " << bits_of(t) << ", seq " << bits_of(th);
@@ -179,7 +188,8 @@ TEST(CudaExact, IntegersArePlus) {
   const parprim::device_buffer<std::int64_t> d(in);
   parprim::device_buffer<std::int64_t> result(1);
   const std::int64_t want = parprim::reduce(parprim::seq, in, std::int64_t{7});
-  EXPECT_EQ(parprim::reduce(parprim::cuda, std::as_const(d).span(), std::int64_t{7}, parprim::exact_plus{}),
+  EXPECT_EQ(parprim::reduce(parprim::cuda, std::as_const(d).span(), std::int64_t{7},
+                            parprim::exact_plus{}),
             want);
   parprim::reduce_into(parprim::cuda, std::as_const(d).span(), result.span(), std::int64_t{7},
                        parprim::exact_plus{});

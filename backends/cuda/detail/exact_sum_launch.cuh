@@ -39,8 +39,7 @@ class exact_sum_single_pass {
 
   exact_sum_single_pass(std::size_t n, int device) : n_(n) {
     const std::size_t max_grid =
-        static_cast<std::size_t>(multiprocessor_count(device)) *
-        exact_sum_tuning::blocks_per_sm<F>;
+        static_cast<std::size_t>(multiprocessor_count(device)) * exact_sum_tuning::blocks_per_sm<F>;
     constexpr std::size_t tile = exact_warp_tile_v<F>;
     constexpr std::size_t block_tiles = block / warp_threads;
     const std::size_t tiles = ceil_div(n, tile);
@@ -62,8 +61,8 @@ class exact_sum_single_pass {
       start = init;
     else
       start = accumulator(static_cast<F>(init));
-    launch(reduce_exact_sum_kernel<block, decltype(load), F, Out>, grid_, block, 0, stream, load, n_,
-           per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
+    launch(reduce_exact_sum_kernel<block, decltype(load), F, Out>, grid_, block, 0, stream, load,
+           n_, per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
   }
 
  private:
@@ -93,19 +92,20 @@ exact_accumulator<F> run_exact_fold(const launch_options& options, const Source&
   call_scratch scratch(guard.device(), options.stream, options.memory,
                        partial_bytes + (in_slot ? 0 : align256(sizeof(accumulator))), 0, 0,
                        in_slot);
-  auto* result = in_slot ? static_cast<accumulator*>(scratch.result_slot())
-                         : reinterpret_cast<accumulator*>(
-                               static_cast<unsigned char*>(scratch.device_scratch()) +
-                               partial_bytes);
+  auto* result = in_slot
+                     ? static_cast<accumulator*>(scratch.result_slot())
+                     : reinterpret_cast<accumulator*>(
+                           static_cast<unsigned char*>(scratch.device_scratch()) + partial_bytes);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   driver.enqueue(source, init, plus{}, scratch.device_scratch(), scratch.ticket(), result, stream);
   accumulator r;
   if (scratch.host_slot() == nullptr)
-    PARPRIM_CUDA_CHECK(cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(r),
-                                       cudaMemcpyDeviceToHost, stream));
+    PARPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(r), cudaMemcpyDeviceToHost, stream));
   PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
   scratch.finished_cleanly();
-  if (scratch.host_slot() != nullptr) std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(r));
+  if (scratch.host_slot() != nullptr)
+    std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(r));
   return r;
 }
 

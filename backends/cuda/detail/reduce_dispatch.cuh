@@ -87,8 +87,8 @@ exact_accumulator<F> exact_fold(const launch_options& options, const In* in, std
 template <class In, class F>
 void exact_reduce_into(const launch_options& options, const In* in, std::size_t n, F* out, F init) {
   // (an empty sum is init rounded: init itself unless a NaN, which becomes the default NaN)
-  run_into<exact_sum_single_pass<F, F>>(options, in, n, out, exact_accumulator<F>(init).template round<F>(),
-                                        plus{}, "reduce_into");
+  run_into<exact_sum_single_pass<F, F>>(
+      options, in, n, out, exact_accumulator<F>(init).template round<F>(), plus{}, "reduce_into");
 }
 
 /// \brief parprim::transform_reduce with exact_plus on float or double: as exact_fold, element

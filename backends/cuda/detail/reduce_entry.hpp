@@ -131,17 +131,17 @@ inline constexpr bool precompiled_exact_v = std::is_same_v<In, F>&& one_of_v<F, 
 PARPRIM_CUDA_REDUCE_FOR_ALL(PARPRIM_CUDA_REDUCE_EXTERN)
 
 /// \brief The signatures of the exact sum's precompiled entries for `F` (float, double).
-#define PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F)                                      \
+#define PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F)                                       \
   ::parprim::detail::exact_accumulator<F> parprim::detail::cuda::exact_fold<F, F>( \
-      const ::parprim::detail::cuda::launch_options&, const F*, std::size_t,        \
+      const ::parprim::detail::cuda::launch_options&, const F*, std::size_t,       \
       const ::parprim::detail::exact_accumulator<F>&)
-#define PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F)                  \
-  void parprim::detail::cuda::exact_reduce_into<F, F>(        \
+#define PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F)           \
+  void parprim::detail::cuda::exact_reduce_into<F, F>( \
       const ::parprim::detail::cuda::launch_options&, const F*, std::size_t, F*, F)
-#define PARPRIM_CUDA_EXACT_EXTERN(F)                  \
+#define PARPRIM_CUDA_EXACT_EXTERN(F)                    \
   extern template PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F); \
   extern template PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F);
-#define PARPRIM_CUDA_EXACT_INSTANTIATE(F)      \
+#define PARPRIM_CUDA_EXACT_INSTANTIATE(F)        \
   template PARPRIM_CUDA_EXACT_FOLD_SIGNATURE(F); \
   template PARPRIM_CUDA_EXACT_INTO_SIGNATURE(F);
 

@@ -6,15 +6,15 @@
 /// The host fold's method (detail/exact_chunk.hpp, docs/reproducible.md) at warp scale. A warp
 /// takes a *warp tile* of 32 lanes x `exact_items_v<F>` elements (1024 floats, 512 doubles: at
 /// most exact::chunk, so the host's slicing constants hold), loaded coalesced (16-byte loads
-/// where the input is an aligned array), 128 bytes per lane in flight. Two warp reductions of the elements' exponent fields (`redux.sync`) give the
-/// tile's largest one and its smallest non-zero one; from them `exact::plan_levels` picks the
-/// number of slices L (as the host does for a chunk). Then every lane splits its elements into
-/// L slices by error-free extraction and sums each slice in double: every partial sum is exact
-/// whatever the order, so the lanes' sums combine exactly by shuffles, and the tile's L exact
-/// doubles are added to a superaccumulator spread over the warp's lanes (`warp_digits`: every
-/// lane updates its own digits at once, no local memory). A tile the slices do not cover (infinities,
-/// NaNs, exponents too far apart) is added element by element, each lane to its own
-/// superaccumulator: exact too, only slower.
+/// where the input is an aligned array), 128 bytes per lane in flight. Two warp reductions of the
+/// elements' exponent fields (`redux.sync`) give the tile's largest one and its smallest non-zero
+/// one; from them `exact::plan_levels` picks the number of slices L (as the host does for a chunk).
+/// Then every lane splits its elements into L slices by error-free extraction and sums each slice
+/// in double: every partial sum is exact whatever the order, so the lanes' sums combine exactly by
+/// shuffles, and the tile's L exact doubles are added to a superaccumulator spread over the warp's
+/// lanes (`warp_digits`: every lane updates its own digits at once, no local memory). A tile the
+/// slices do not cover (infinities, NaNs, exponents too far apart) is added element by element,
+/// each lane to its own superaccumulator: exact too, only slower.
 ///
 /// The block merges its lanes' and warps' superaccumulators (integer additions: exact) and
 /// publishes one; the block that takes the last ticket merges all of them with `init` and
@@ -100,8 +100,8 @@ struct warp_digits {
   /// carries on the way; leaves the digits as they are.
   __device__ void add_to(exact_accumulator<F>& acc, unsigned lane) const {
     constexpr unsigned all = 0xffffffffu;
-    std::int64_t carry = 0;      // between digits: signed
-    std::uint64_t limb = 0;      // the limb being assembled from two digits
+    std::int64_t carry = 0;       // between digits: signed
+    std::uint64_t limb = 0;       // the limb being assembled from two digits
     std::uint64_t acc_carry = 0;  // of the addition to acc
     // (loops kept rolled: this runs once a block, and unrolled it would hold every limb in
     // registers, which the tile loop needs)
@@ -159,7 +159,8 @@ template <int Levels, class F, unsigned Items>
 __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[3]) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
 #pragma unroll
-  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  for (int l = 0; l + 1 < Levels; ++l)
+    sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
   // independent dependency chains (all sums are exact, in any order); fewer with more slices,
   // whose registers the tile needs
   constexpr unsigned chains = Levels == 1 ? 4 : 2;
@@ -371,7 +372,8 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   digits.clear();
   std::uint64_t flags = 0;
   bool aligned = false;
-  if constexpr (direct_load_v<Load, F>) aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
+  if constexpr (direct_load_v<Load, F>)
+    aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
   unsigned pending = 0;  // tiles added to the digits since their carries were resolved
   for (std::size_t t = begin + warp * tile; t < end; t += warps * tile) {
     F x[items];
