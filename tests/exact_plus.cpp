@@ -50,6 +50,56 @@ template <class F>
   return matches(e, got);
 }
 
+/// \brief Bitwise equality of two result lists.
+template <class F>
+::testing::AssertionResult same_list(const std::vector<F>& got, const std::vector<F>& want) {
+  if (got.size() != want.size())
+    return ::testing::AssertionFailure() << got.size() << " results instead of " << want.size();
+  for (std::size_t s = 0; s < got.size(); ++s)
+    if (!exact_equal(got[s], want[s]))
+      return ::testing::AssertionFailure()
+             << "result " << s << ": got " << show(got[s]) << ", expected " << show(want[s]);
+  return ::testing::AssertionSuccess();
+}
+
+/// \brief The per-segment calls on the segments of `flags`: as head flags, as CSR offsets
+/// (with an empty segment in front), as runs of equal keys (the segment's index).
+template <class F, class Policy>
+void check_per_segment(const named_policy<Policy>& p, const std::vector<F>& in,
+                       std::span<const F> x, const std::vector<std::uint8_t>& flags, F init) {
+  const parprim::exact_plus op{};
+  const std::size_t n = in.size();
+  const std::vector<F> with_init = exact_expected<F>::segments(in, flags, &init);
+  std::vector<F> out(with_init.size());
+  EXPECT_EQ(parprim::segmented_reduce(p.policy, x, flags, out, init, op), with_init.size());
+  EXPECT_TRUE(same_list(out, with_init)) << "segmented_reduce (head flags)";
+  std::vector<std::int64_t> begins = {0};  // an empty segment, then the flags' segments
+  std::vector<std::int32_t> keys(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == 0 || flags[i] != 0) begins.push_back(static_cast<std::int64_t>(i));
+    keys[i] = static_cast<std::int32_t>(begins.size());
+  }
+  begins.push_back(static_cast<std::int64_t>(n));
+  std::vector<F> by_offsets(begins.size() - 1);
+  parprim::segmented_reduce(p.policy, x, parprim::offsets(begins), by_offsets, init, op);
+  std::vector<F> want_offsets = {exact_expected<F>::reduce(std::vector<F>{}, init)};
+  want_offsets.insert(want_offsets.end(), with_init.begin(), with_init.end());
+  EXPECT_TRUE(same_list(by_offsets, want_offsets)) << "segmented_reduce (offsets)";
+  const std::vector<F> runs = exact_expected<F>::segments(in, flags, nullptr);
+  std::vector<std::int32_t> keys_out(n);
+  std::vector<F> run_sums(n);
+  const std::size_t k = parprim::reduce_by_key(p.policy, keys, x, keys_out, run_sums, op);
+  run_sums.resize(k);
+  EXPECT_TRUE(same_list(run_sums, runs)) << "reduce_by_key";
+  std::vector<F> scanned(n);
+  parprim::inclusive_scan_by_key(p.policy, keys, x, scanned, op);
+  EXPECT_TRUE(same_list(scanned, exact_expected<F>::scan(in, flags.data(), false, init)))
+      << "inclusive_scan_by_key";
+  parprim::exclusive_scan_by_key(p.policy, keys, x, scanned, init, op);
+  EXPECT_TRUE(same_list(scanned, exact_expected<F>::scan(in, flags.data(), true, init)))
+      << "exclusive_scan_by_key";
+}
+
 /// \brief Every primitive on one input with one policy, against the reference.
 template <class B, class F, class Policy>
 void check_all(const named_policy<Policy>& p, const std::vector<F>& in,
@@ -101,6 +151,7 @@ void check_all(const named_policy<Policy>& p, const std::vector<F>& in,
     EXPECT_TRUE(same_bits(exact_expected<F>::scan(in, flags.data(), true, init), out.read_all()))
         << "segmented_exclusive_scan";
   }
+  check_per_segment(p, in, x, flags, init);
   EXPECT_TRUE(unchanged(input.read_all(), std::span<const F>(in))) << "the input changed";
 }
 

@@ -30,7 +30,9 @@
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/backends/mpi/segmented_reduce.hpp>
 #include <parprim/by_key.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/ranges.hpp>
 
 namespace parprim {
@@ -114,7 +116,7 @@ struct scan_by_key_impl<mpi_policy<Local>> {
   template <class Key, class Input, class Out, class Op>
   static void inclusive(const mpi_policy<Local>& policy, std::span<const Key> keys, const Input& in,
                         std::span<Out> out, Op op) {
-    const auto [carry, h] = carry_in<Out>(policy, keys, in, op);
+    const auto [carry, h] = carry_in<accumulator_t<Op, Out>>(policy, keys, in, op);
     mpi_detail::inclusive_from(policy.local_policy(), in.first(h), out.first(h), carry, op);
     if (h < in.size())
       scan_by_key_impl<Local>::inclusive(policy.local_policy(), keys.subspan(h), in.subspan(h),
@@ -123,9 +125,10 @@ struct scan_by_key_impl<mpi_policy<Local>> {
 
   template <class Key, class Input, class Out, class Op>
   static void exclusive(const mpi_policy<Local>& policy, std::span<const Key> keys, const Input& in,
-                        std::span<Out> out, Out init, Op op) {
-    const auto [carry, h] = carry_in<Out>(policy, keys, in, op);
-    const Out start = carry ? static_cast<Out>(op(init, *carry)) : init;
+                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
+    using Acc = accumulator_t<Op, Out>;
+    const auto [carry, h] = carry_in<Acc>(policy, keys, in, op);
+    const Acc start = carry ? static_cast<Acc>(op(init, *carry)) : init;
     scan_impl<Local>::exclusive(policy.local_policy(), in.first(h), out.first(h), start, op);
     if (h < in.size())
       scan_by_key_impl<Local>::exclusive(policy.local_policy(), keys.subspan(h), in.subspan(h),
@@ -134,7 +137,8 @@ struct scan_by_key_impl<mpi_policy<Local>> {
 
  private:
   /// The value of the run open at this block's left edge if the block's first run continues
-  /// it, and the length of that first run (0 if it does not continue one).
+  /// it, and the length of that first run (0 if it does not continue one). `Out`: the carry's
+  /// type (an accumulating operator's own accumulator, detail/accumulating.hpp).
   template <class Out, class Key, class Input, class Op>
   static std::pair<std::optional<Out>, std::size_t> carry_in(const mpi_policy<Local>& policy,
                                                              std::span<const Key> keys,
@@ -205,7 +209,9 @@ std::size_t reduce_by_key(const mpi_policy<Local>& policy, const KeyRange& keys,
     detail::check_room("reduce_by_key", "out", output.size(), layout.results(),
                        "key runs starting on this rank");
   });
-  impl::reduce(policy, layout, key_span, input, key_output, output, op);
+  detail::routed_per_segment(output, layout.results(), op, [&](auto results, auto backend_op) {
+    impl::reduce(policy, layout, key_span, input, key_output, results, backend_op);
+  });
   return layout.results();
 }
 
@@ -228,7 +234,9 @@ void inclusive_scan_by_key(const mpi_policy<Local>& policy, const KeyRange& keys
                                           {"in", input.data(), input.size()},
                                           {"out", output.data(), output.size()}});
   });
-  detail::scan_by_key_impl<mpi_policy<Local>>::inclusive(policy, key_span, input, output, op);
+  using acc_t = typename decltype(output)::value_type;
+  detail::scan_by_key_impl<mpi_policy<Local>>::inclusive(policy, key_span, input, output,
+                                                         detail::backend_op<acc_t>(op));
 }
 
 /// \brief parprim::exclusive_scan_by_key on a communicator: `init` at the first element of
@@ -251,8 +259,9 @@ void exclusive_scan_by_key(const mpi_policy<Local>& policy, const KeyRange& keys
                                           {"in", input.data(), input.size()},
                                           {"out", output.data(), output.size()}});
   });
-  detail::scan_by_key_impl<mpi_policy<Local>>::exclusive(policy, key_span, input, output, start,
-                                                         op);
+  detail::scan_by_key_impl<mpi_policy<Local>>::exclusive(policy, key_span, input, output,
+                                                         detail::backend_init<BinaryOp>(start),
+                                                         detail::backend_op<acc_t>(op));
 }
 
 }  // namespace parprim

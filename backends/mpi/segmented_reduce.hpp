@@ -29,6 +29,7 @@
 #include <parprim/backends/mpi/detail/segments.hpp>
 #include <parprim/backends/mpi/policy.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
 #include <parprim/detail/heads.hpp>
 #include <parprim/detail/ranges.hpp>
 #include <parprim/segmented_reduce.hpp>
@@ -151,7 +152,10 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     detail::check_room("segmented_reduce", "out", output.size(), layout.results(),
                        "segments starting on this rank");
   });
-  impl::reduce_flags(policy, layout, input, flags, output, start, op);
+  detail::routed_per_segment(output, layout.results(), op, [&](auto results, auto backend_op) {
+    impl::reduce_flags(policy, layout, input, flags, results, detail::backend_init<BinaryOp>(start),
+                       backend_op);
+  });
   return layout.results();
 }
 
@@ -181,7 +185,10 @@ void segmented_reduce(const mpi_policy<Local>& policy, const InputRange& in,
                                           {"out", output.data(), output.size()}});
     local_impl::check_offsets(policy.local_policy(), begins, input.size(), "segmented_reduce");
   });
-  local_impl::reduce_offsets(policy.local_policy(), input, begins, output, start, op);
+  detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+    local_impl::reduce_offsets(policy.local_policy(), input, begins, results,
+                               detail::backend_init<BinaryOp>(start), backend_op);
+  });
 }
 
 }  // namespace parprim

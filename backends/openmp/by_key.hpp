@@ -9,6 +9,7 @@
 
 #include <parprim/backends/openmp/detail/segments.hpp>
 #include <parprim/backends/openmp/segmented_scan.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/heads.hpp>
 #include <parprim/policy.hpp>
@@ -45,7 +46,7 @@ struct scan_by_key_impl<omp_policy> {
 
   template <class Key, class Input, class Out, class Op>
   static void exclusive(const omp_policy& policy, std::span<const Key> keys, const Input& in,
-                        std::span<Out> out, Out init, Op op) {
+                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
     segmented_scan_impl<omp_policy>::exclusive(policy, in, key_heads<Key>(keys), out, init, op);
   }
 };

@@ -7,6 +7,7 @@
 #include <span>
 
 #include <parprim/backends/seq/segmented_scan.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/heads.hpp>
 #include <parprim/policy.hpp>
@@ -53,7 +54,7 @@ struct scan_by_key_impl<seq_policy> {
 
   template <class Key, class Input, class Out, class Op>
   static void exclusive(const seq_policy& policy, std::span<const Key> keys, const Input& in,
-                        std::span<Out> out, Out init, Op op) {
+                        std::span<Out> out, accumulator_t<Op, Out> init, Op op) {
     segmented_scan_impl<seq_policy>::exclusive(policy, in, key_heads<Key>(keys), out, init, op);
   }
 };

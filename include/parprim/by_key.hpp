@@ -106,16 +106,19 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
   using impl = detail::reduce_by_key_impl<Policy>;
   if constexpr (detail::reduce_by_key_call_ok<Policy, impl, KeyRange, InputRange, KeyOutputRange,
                                               OutputRange, BinaryOp>()) {
-    detail::require_no_exact_plus_per_segment<BinaryOp, detail::input_value_t<OutputRange>>();
     const auto key_span = detail::as_input_span(keys);
     const auto input = detail::as_input_span(in);
     const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    detail::require_no_exact_plus_per_segment<BinaryOp, typename decltype(output)::value_type,
+                                              decltype(input)>();
     detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
     const auto plan = impl::plan(policy, key_span);
     detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");
     detail::check_room("reduce_by_key", "out", output.size(), plan.segments(), "key runs");
-    impl::reduce(policy, plan, key_span, input, key_output, output, op);
+    detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto backend_op) {
+      impl::reduce(policy, plan, key_span, input, key_output, results, backend_op);
+    });
     return plan.segments();
   } else {
     return 0;  // not reached: a static_assert of the check failed
@@ -145,12 +148,14 @@ void inclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const Inp
   using impl = detail::scan_by_key_impl<Policy>;
   if constexpr (detail::scan_by_key_call_ok<Policy, impl, KeyRange, InputRange, OutputRange,
                                             BinaryOp>()) {
-    detail::require_no_exact_plus_per_segment<BinaryOp, detail::input_value_t<OutputRange>>();
     const auto key_span = detail::as_input_span(keys);
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
+    using acc_t = typename decltype(output)::value_type;
+    detail::require_no_exact_plus_per_segment<BinaryOp, acc_t, decltype(input)>();
     detail::check_scan_by_key_args(key_span, input, output, "inclusive_scan_by_key", op);
-    impl::inclusive(policy, key_span, input, output, op);
+    if constexpr (detail::per_segment_runs_v<BinaryOp, acc_t, decltype(input)>)
+      impl::inclusive(policy, key_span, input, output, detail::backend_op<acc_t>(op));
   }
 }
 
@@ -163,14 +168,16 @@ void exclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const Inp
   using impl = detail::scan_by_key_impl<Policy>;
   if constexpr (detail::scan_by_key_call_ok<Policy, impl, KeyRange, InputRange, OutputRange,
                                             BinaryOp, T>()) {
-    detail::require_no_exact_plus_per_segment<BinaryOp, detail::input_value_t<OutputRange>>();
     const auto key_span = detail::as_input_span(keys);
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
+    detail::require_no_exact_plus_per_segment<BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_scan_by_key_args(key_span, input, output, "exclusive_scan_by_key", op, &start);
-    impl::exclusive(policy, key_span, input, output, start, op);
+    if constexpr (detail::per_segment_runs_v<BinaryOp, acc_t, decltype(input)>)
+      impl::exclusive(policy, key_span, input, output, detail::backend_init<BinaryOp>(start),
+                      detail::backend_op<acc_t>(op));
   }
 }
 

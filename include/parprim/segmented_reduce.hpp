@@ -126,16 +126,19 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
   using impl = detail::segmented_reduce_impl<Policy>;
   if constexpr (detail::segmented_reduce_call_ok<Policy, impl, InputRange, FlagRange, OutputRange,
                                                  BinaryOp, T>()) {
-    detail::require_no_exact_plus_per_segment<BinaryOp, detail::input_value_t<OutputRange>>();
     const auto input = detail::as_input_span(in);
     const auto flags = detail::as_input_span(head_flags);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
+    detail::require_no_exact_plus_per_segment<BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
     const auto plan = impl::plan_flags(policy, flags);
     detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
-    impl::reduce_flags(policy, plan, input, flags, output, start, op);
+    detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto backend_op) {
+      impl::reduce_flags(policy, plan, input, flags, results, detail::backend_init<BinaryOp>(start),
+                         backend_op);
+    });
     return plan.segments();
   } else {
     return 0;  // not reached: a static_assert of the check failed
@@ -173,15 +176,18 @@ void segmented_reduce(const Policy& policy, const InputRange& in,
   using impl = detail::segmented_reduce_impl<Policy>;
   if constexpr (detail::offsets_reduce_call_ok<Policy, impl, InputRange, OffsetSpan, OutputRange,
                                                BinaryOp, T>()) {
-    detail::require_no_exact_plus_per_segment<BinaryOp, detail::input_value_t<OutputRange>>();
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
+    detail::require_no_exact_plus_per_segment<BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     const OffsetSpan& begins = begin_offsets.begins;
     detail::check_offset_reduce_args(input, begins, output, "segmented_reduce", op, start);
     impl::check_offsets(policy, begins, input.size(), "segmented_reduce");
-    impl::reduce_offsets(policy, input, begins, output, start, op);
+    detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+      impl::reduce_offsets(policy, input, begins, results, detail::backend_init<BinaryOp>(start),
+                           backend_op);
+    });
   }
 }
 

@@ -6,6 +6,7 @@
 /// seq and omp (tests/exact_plus.cpp), whatever the rank count.
 
 #include <bit>
+#include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
@@ -126,6 +127,44 @@ TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
                               exact_expected<F>::scan(in, flags.data(), true, init)))
             << "segmented_exclusive_scan";
 
+        // per-segment: the flags' segments (spanning ranks), the same runs as keys, and CSR
+        // offsets of each rank's own block
+        const std::vector<F> with_init = exact_expected<F>::segments(in, flags, &init);
+        const std::size_t segments =
+            parprim::segmented_reduce(policy, mine, my_flags, out, init, op);
+        EXPECT_TRUE(same_bits(allgather_results<F>(out, segments), with_init))
+            << "segmented_reduce";
+        std::vector<std::int32_t> keys(n);
+        for (std::size_t i = 0, run = 0; i < n; ++i)
+          keys[i] = static_cast<std::int32_t>(run += (i == 0 || flags[i] != 0) ? 1 : 0);
+        const auto my_keys =
+            std::span<const std::int32_t>(keys).subspan(l.offset[w.rank], l.count[w.rank]);
+        std::vector<std::int32_t> keys_out(mine.size());
+        const std::size_t runs = parprim::reduce_by_key(policy, my_keys, mine, keys_out, out, op);
+        EXPECT_TRUE(same_bits(allgather_results<F>(out, runs),
+                              exact_expected<F>::segments(in, flags, nullptr)))
+            << "reduce_by_key";
+        parprim::inclusive_scan_by_key(policy, my_keys, mine, out, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, flags.data(), false, init)))
+            << "inclusive_scan_by_key";
+        parprim::exclusive_scan_by_key(policy, my_keys, mine, out, init, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, flags.data(), true, init)))
+            << "exclusive_scan_by_key";
+        {
+          std::vector<std::int64_t> begins;
+          for (std::size_t i = 0; i < mine.size(); ++i)
+            if (i == 0 || my_flags[i] != 0) begins.push_back(static_cast<std::int64_t>(i));
+          begins.push_back(static_cast<std::int64_t>(mine.size()));
+          std::vector<F> per_block(begins.size() - 1);
+          parprim::segmented_reduce(policy, mine, parprim::offsets(begins), per_block, init, op);
+          EXPECT_TRUE(same_bits(
+              per_block, exact_expected<F>::segments(
+                             std::vector<F>(mine.begin(), mine.end()),
+                             std::vector<std::uint8_t>(my_flags.begin(), my_flags.end()), &init)))
+              << "segmented_reduce (offsets of this rank's block)";
+        }
         // transforms: f(x) = 2x is exact
         const auto twice = [](F v) { return v * F(2); };
         std::vector<F> doubled(n);

@@ -132,6 +132,24 @@ struct exact_expected {
     for (const In& x : in) r.add(static_cast<F>(x));
     return r.rounded();
   }
+  /// one result per segment (element 0 and every element with a non-zero flag start one): the
+  /// exact sum of `*init` (when given) and the segment's elements, rounded
+  template <class In>
+  static std::vector<F> segments(const std::vector<In>& in, const std::vector<std::uint8_t>& flags,
+                                 const F* init) {
+    std::vector<F> out;
+    exact_reference<F> r;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (i == 0 || flags[i] != 0) {
+        if (i > 0) out.push_back(r.rounded());
+        r = exact_reference<F>();
+        if (init != nullptr) r.add(*init);
+      }
+      r.add(static_cast<F>(in[i]));
+    }
+    if (!in.empty()) out.push_back(r.rounded());
+    return out;
+  }
   /// inclusive (no init) or exclusive (init) scan, restarting at non-zero flags if given
   template <class In>
   static std::vector<F> scan(const std::vector<In>& in, const std::uint8_t* flags, bool exclusive,

@@ -14,12 +14,18 @@
 /// The reductions take the same route on the GPU: the CUDA backend's `reduce_impl::apply`
 /// has overloads for an `exact_accumulator<F>` init with `exact_sum<F>`, which run its exact
 /// sum kernel (backends/cuda/kernels/reduce_exact_sum.cuh) and return the superaccumulator.
-/// The CUDA scans do not take exact sums yet: a device input (`device_span`, or a transform
-/// view of one) scanned with exact_plus on float or double stops here with a compile error that
-/// says so, never a plain float sum.
+/// The per-segment reductions (segmented_reduce, reduce_by_key) run the backend into a
+/// temporary of superaccumulators (`routed_per_segment`) and round each result once; the scans
+/// by key pass `exact_sum<F>` to the backend's segmented scans, as the segmented scans do.
+/// The CUDA scans and per-segment calls do not take exact sums yet: a device input (`device_span`,
+/// or a transform view of one) scanned with exact_plus on float or double stops here with a compile
+/// error that says so, never a plain float sum.
 
+#include <cstddef>
+#include <span>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_sum.hpp>
@@ -66,16 +72,22 @@ constexpr void require_exact_plus_types() {
   }
 }
 
-/// \brief The per-segment calls (segmented_reduce, reduce_by_key, the scans by key) do not route
-/// exact_plus yet: on a float or double accumulator a compile error, never a plain float sum.
-template <class Op, class T>
+/// \brief The CUDA per-segment calls (segmented_reduce, reduce_by_key, the scans by key) do not
+/// take exact_plus yet: on a float or double accumulator with device input, a compile error,
+/// never a plain float sum.
+template <class Op, class T, class Input>
 constexpr void require_no_exact_plus_per_segment() {
-  static_assert(!runs_exact_sum_v<Op, T>,
-                "parprim::exact_plus on float / double: segmented_reduce, reduce_by_key and the "
-                "scans by key do not take exact_plus yet. Use segmented_inclusive_scan / "
-                "segmented_exclusive_scan with exact_plus (same bits on every host backend), or "
-                "parprim::plus");
+  static_assert(!(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>),
+                "parprim::exact_plus on float / double: the CUDA segmented_reduce, "
+                "reduce_by_key and scans by key do not take exact_plus yet. Use a host policy "
+                "(parprim::seq, parprim::omp, parprim::mpi(comm)), or parprim::plus on the GPU");
 }
+
+/// \brief Whether a per-segment call with `Op` on `T` over `Input` can run (false only where
+/// require_no_exact_plus_per_segment fails: then nothing else is instantiated).
+template <class Op, class T, class Input>
+inline constexpr bool per_segment_runs_v =
+    !(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>);
 
 /// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
 template <class T, class Op>
@@ -95,6 +107,25 @@ auto backend_init(const T& init) {
     return exact_accumulator<T>(init);
   else
     return init;
+}
+
+/// \brief A per-segment reduction (segmented_reduce, reduce_by_key), exact_plus routed:
+/// `run(results, backend_op)` runs the backend into `results`, `count` results. For exact_plus
+/// on a float or double `Out` they are superaccumulators in a temporary (the backend's init
+/// then is `backend_init<Op>(init)`), each rounded once into `out` afterwards; otherwise
+/// `results` is `out` itself.
+template <class Op, class Output, class Run>
+void routed_per_segment(const Output& out, std::size_t count, const Op& op, const Run& run) {
+  using Out = typename Output::value_type;
+  if constexpr (runs_exact_sum_v<Op, Out>) {
+    if constexpr (!device_input_v<Output>) {  // (device: require_no_exact_plus_per_segment failed)
+      std::vector<exact_accumulator<Out>> results(count);
+      run(std::span<exact_accumulator<Out>>(results), exact_sum<Out>{});
+      for (std::size_t s = 0; s < count; ++s) out[s] = results[s].template round<Out>();
+    }
+  } else {
+    run(out, backend_op<Out>(op));
+  }
 }
 
 /// \brief `Impl::apply(policy, in, init, op)`, exact_plus routed.
