@@ -223,9 +223,10 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
     const cuda::launch_options options = cuda::options_of(policy);
     const auto run = [&](const auto& load) {
       if (out != nullptr)
-        cuda::exact_transform_reduce_into(options, load, in.size(), out, acc->template round<F>());
-      else
-        *acc = cuda::exact_transform_fold<F>(options, load, in.size(), *acc);
+        cuda::run_exact_into(options, load, in.size(), out, acc->template round<F>(),
+                             "transform_reduce_into");
+      else if (in.size() > 0)
+        *acc = cuda::run_exact_fold<F>(options, load, in.size(), *acc);
     };
     with_load<F>(in, run);
 #else

@@ -1,15 +1,13 @@
 #pragma once
 /// \file
 /// \brief Host side of the GPU exact sum (kernels/reduce_exact_sum.cuh): its driver, which plans
-/// one launch and enqueues it, and the runner of the fold that returns the superaccumulator (a
-/// local fold that MPI continues). The rounded results (parprim::reduce, reduce_into) run the
-/// same driver through the reduction's runners (detail/launch.cuh).
+/// one launch and enqueues it, run through the reduction's runners (detail/launch.cuh) for the
+/// superaccumulator on the host (parprim::reduce rounds it; MPI ranks send it on) and for the
+/// rounded sum into device memory (reduce_into).
 
 #include <cuda_runtime.h>
 
 #include <cstddef>
-#include <cstring>
-#include <string>
 #include <type_traits>
 
 #include <parprim/backends/cuda/detail/launch.cuh>
@@ -71,42 +69,23 @@ class exact_sum_single_pass {
   std::size_t per_block_ = 0;
 };
 
-/// \brief `init` plus the exact sum of `source`'s n elements, as a superaccumulator on the
-/// host (synchronous). As run_synchronous: written by the kernel straight into the cache's
-/// mapped host slot where it fits (float's, 56 bytes), else to device memory and copied (a
-/// double's, 280 bytes, exceeds the 256-byte slot).
+/// \brief `init` plus the exact sum of `source`'s n >= 1 elements, as a superaccumulator on the
+/// host (synchronous).
 template <class F, class Source>
 exact_accumulator<F> run_exact_fold(const launch_options& options, const Source& source,
                                     std::size_t n, const exact_accumulator<F>& init) {
-  using accumulator = exact_accumulator<F>;
-  device_guard guard(options.device);
-  check_stream(options.stream, guard.device(), "reduce");
-  if (n == 0) return init;
-  if constexpr (std::is_pointer_v<Source>)
-    if (source == nullptr)
-      throw invalid_argument("parprim::reduce: the input is null but n = " + std::to_string(n));
-  check_source(source);
-  constexpr bool in_slot = sizeof(accumulator) <= 256;
-  const exact_sum_single_pass<F, accumulator> driver(n, guard.device());
-  const std::size_t partial_bytes = driver.scratch_bytes();
-  call_scratch scratch(guard.device(), options.stream, options.memory,
-                       partial_bytes + (in_slot ? 0 : align256(sizeof(accumulator))), 0, 0,
-                       in_slot);
-  auto* result = in_slot
-                     ? static_cast<accumulator*>(scratch.result_slot())
-                     : reinterpret_cast<accumulator*>(
-                           static_cast<unsigned char*>(scratch.device_scratch()) + partial_bytes);
-  const auto stream = static_cast<cudaStream_t>(options.stream);
-  driver.enqueue(source, init, plus{}, scratch.device_scratch(), scratch.ticket(), result, stream);
-  accumulator r;
-  if (scratch.host_slot() == nullptr)
-    PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(r), cudaMemcpyDeviceToHost, stream));
-  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  scratch.finished_cleanly();
-  if (scratch.host_slot() != nullptr)
-    std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(r));
-  return r;
+  return run_synchronous<exact_sum_single_pass<F, exact_accumulator<F>>>(options, source, n, init,
+                                                                         plus{});
+}
+
+/// \brief The exact sum of `init` and `source`'s n elements rounded once, written to `*out`
+/// (device memory) in stream order, as run_into; `fn` names the call in errors. An empty sum
+/// is `init` rounded: `init` itself unless a NaN, which becomes the default NaN.
+template <class F, class Source>
+void run_exact_into(const launch_options& options, const Source& source, std::size_t n, F* out,
+                    F init, const char* fn) {
+  run_into<exact_sum_single_pass<F, F>>(options, source, n, out,
+                                        exact_accumulator<F>(init).template round<F>(), plus{}, fn);
 }
 
 }  // namespace parprim::detail::cuda

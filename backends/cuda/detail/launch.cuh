@@ -230,8 +230,9 @@ void check_source(const binary_transform_load<In1, In2, T, F>& load) {
 
 /// \brief Runs `Driver` over `source` (an input pointer, or a transform's load) and returns
 /// the result on the host. With the cache, the result goes to its mapped host slot, so the call
-/// is the launches and one stream synchronisation; with a memory resource, to device memory
-/// and back by one copy.
+/// is the launches and one stream synchronisation; with a memory resource, or a result larger
+/// than the slot's 256 bytes (e.g. exact_plus's superaccumulator of doubles), to device memory
+/// behind the driver's scratch and back by one copy.
 template <class Driver, class Source, class T, class Op>
 T run_synchronous(const launch_options& options, const Source& source, std::size_t n, T init,
                   Op op) {
@@ -240,9 +241,13 @@ T run_synchronous(const launch_options& options, const Source& source, std::size
   check_source(source);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver(n, guard.device());
-  call_scratch scratch(guard.device(), options.stream, options.memory, driver.scratch_bytes(), 0, 0,
-                       true);
-  T* result = static_cast<T*>(scratch.result_slot());
+  constexpr bool in_slot = sizeof(T) <= 256;  // the size of call_scratch's result slot
+  const std::size_t driver_bytes = driver.scratch_bytes();
+  call_scratch scratch(guard.device(), options.stream, options.memory,
+                       driver_bytes + (in_slot ? 0 : align256(sizeof(T))), 0, 0, in_slot);
+  T* result = in_slot ? static_cast<T*>(scratch.result_slot())
+                      : reinterpret_cast<T*>(static_cast<unsigned char*>(scratch.device_scratch()) +
+                                             driver_bytes);
   driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
                  stream);
   T r;

@@ -81,31 +81,12 @@ void reduce_into(const launch_options& options, const In* in, std::size_t n, T* 
 template <class In, class F>
 exact_accumulator<F> exact_fold(const launch_options& options, const In* in, std::size_t n,
                                 const exact_accumulator<F>& init) {
-  return run_exact_fold<F>(options, in, n, init);
+  return n == 0 ? init : run_exact_fold<F>(options, in, n, init);
 }
 
 template <class In, class F>
 void exact_reduce_into(const launch_options& options, const In* in, std::size_t n, F* out, F init) {
-  // (an empty sum is init rounded: init itself unless a NaN, which becomes the default NaN)
-  run_into<exact_sum_single_pass<F, F>>(
-      options, in, n, out, exact_accumulator<F>(init).template round<F>(), plus{}, "reduce_into");
-}
-
-/// \brief parprim::transform_reduce with exact_plus on float or double: as exact_fold, element
-/// i being `load(i)`.
-template <class F, class Load>
-exact_accumulator<F> exact_transform_fold(const launch_options& options, const Load& load,
-                                          std::size_t n, const exact_accumulator<F>& init) {
-  return run_exact_fold<F>(options, load, n, init);
-}
-
-/// \brief parprim::transform_reduce_into with exact_plus on float or double.
-template <class F, class Load>
-void exact_transform_reduce_into(const launch_options& options, const Load& load, std::size_t n,
-                                 F* out, F init) {
-  run_into<exact_sum_single_pass<F, F>>(options, load, n, out,
-                                        exact_accumulator<F>(init).template round<F>(), plus{},
-                                        "transform_reduce_into");
+  run_exact_into(options, in, n, out, init, "reduce_into");
 }
 
 }  // namespace parprim::detail::cuda

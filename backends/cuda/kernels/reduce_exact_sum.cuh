@@ -34,8 +34,8 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Launch shape of the exact sum: 256 threads, 4 blocks per multiprocessor, 128 bytes
-/// of loads in flight per lane (as rung 7).
+/// \brief Launch shape of the exact sum: 256 threads, 128 bytes of loads in flight per lane (as
+/// rung 7), as many blocks per multiprocessor as the registers allow.
 struct exact_sum_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned bytes_per_lane = 128;
@@ -131,7 +131,6 @@ struct warp_digits {
     // (the carries out of the top digit and limb are the sign's: two's complement drops them)
   }
 };
-;
 
 /// \brief Adds `acc` of every lane into lane 0's (the other lanes end with partial sums).
 template <class F>
@@ -185,12 +184,6 @@ __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[3])
     sums[l] = chains == 4 ? __dadd_rn(__dadd_rn(acc[l][0], acc[l][1]),
                                       __dadd_rn(acc[l][chains / 2], acc[l][chains - 1]))
                           : __dadd_rn(acc[l][0], acc[l][chains - 1]);
-}
-
-/// \brief `acc.add(x)`: one element on the element-by-element path.
-template <class F>
-__device__ void add_one(exact_accumulator<F>& acc, F x) {
-  acc.add(x);
 }
 
 /// \brief The sum of `count` superaccumulators, computed by the whole block (every thread
@@ -301,7 +294,7 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
   const int levels = exact::plan_levels<F>(survey, top);
   if (levels == 0) {  // infinities, NaNs or a wide exponent range: element by element
 #pragma unroll
-    for (unsigned k = 0; k < Items; ++k) add_one(acc, x[k]);
+    for (unsigned k = 0; k < Items; ++k) acc.add(x[k]);
     return;
   }
   if (survey.not_only_negative_zeros) flags |= exact_accumulator<F>::not_only_negative_zeros;
@@ -403,10 +396,8 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
       pending = 0;
     }
   }
-  {
-    digits.add_to(acc, lane);
-    acc.state |= flags;
-  }
+  digits.add_to(acc, lane);
+  acc.state |= flags;
   // Lanes other than 0 hold sums only where a tile took the element-by-element path.
   if (__any_sync(0xffffffffu, lane != 0 && (acc.state != 0 || !acc.holds_zero()))) warp_merge(acc);
   __syncwarp();
