@@ -155,7 +155,7 @@ __device__ void warp_merge(exact_accumulator<F>& acc) {
 /// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment).
 /// Rounding mode and order are explicit (`__dadd_rn`): no contraction, no reassociation.
 template <int Levels, class F, unsigned Items>
-__device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[3]) {
+__device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[Levels]) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
 #pragma unroll
   for (int l = 0; l + 1 < Levels; ++l)
@@ -261,6 +261,25 @@ __device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read&
   __syncthreads();  // (the slots are reused by the next call)
 }
 
+/// \brief Adds the exact sums of a warp tile's `Levels` slices to the warp's digits: each
+/// lane's slice sums, added across the warp by shuffles (exact), then to the digits. `Levels`
+/// is a template parameter so that the sums stay in registers (an array indexed by a run-time
+/// level count lives in local memory).
+template <int Levels, class F, unsigned Items>
+__device__ void add_tile_slices(warp_digits<F>& digits, const F (&x)[Items], int top,
+                                unsigned lane) {
+  constexpr unsigned all = 0xffffffffu;
+  double sums[Levels];
+  lane_slice_sums<Levels>(x, top, sums);
+#pragma unroll
+  for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2)
+#pragma unroll
+    for (int l = 0; l < Levels; ++l)
+      sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(all, sums[l], offset));
+#pragma unroll
+  for (int l = 0; l < Levels; ++l) digits.add(sums[l], lane);
+}
+
 /// \brief Adds a warp tile, `x` of every lane (elements past the end are -0, which adds
 /// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
 /// each element to its lane's superaccumulator `acc`. `flags` collects the state flags the
@@ -299,19 +318,12 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
   }
   if (survey.not_only_negative_zeros) flags |= exact_accumulator<F>::not_only_negative_zeros;
   if (all_zero) return;
-  double sums[3] = {0.0, 0.0, 0.0};
   if (levels == 1)
-    lane_slice_sums<1>(x, top, sums);
+    add_tile_slices<1>(digits, x, top, lane);
   else if (levels == 2)
-    lane_slice_sums<2>(x, top, sums);
+    add_tile_slices<2>(digits, x, top, lane);
   else
-    lane_slice_sums<3>(x, top, sums);
-#pragma unroll
-  for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2)
-#pragma unroll
-    for (int l = 0; l < 3; ++l)
-      if (l < levels) sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(all, sums[l], offset));
-  for (int l = 0; l < levels; ++l) digits.add(sums[l], lane);
+    add_tile_slices<3>(digits, x, top, lane);
 }
 
 /// \brief Loads a whole warp tile starting at `p` (16-byte aligned) with 16-byte loads,
