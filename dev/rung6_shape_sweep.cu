@@ -71,8 +71,8 @@ void run(std::size_t n) {
   variant<true, 256, 7, 6>(o, g, sref, cubk);
   variant<true, 256, 7, 6, 256>(o, g, sref, cubk);
   variant<true, 256, 7, 6, 512>(o, g, sref, cubk);
-  // run A of 2026-11-23 (docs/results/h200-scan-dev-2026-11-23b.txt) also tried 128 x {20, 28,
-  // 36} plain and 128 x {20, 28} segmented: slower than 256 threads at 2^28
+  // run A of 2026-11-23 (at 3bb5929; its log is in git history under docs/results/) also
+  // tried 128 x {20, 28, 36} plain and 128 x {20, 28} segmented: slower than 256 threads at 2^28
 }
 
 int main() {
