@@ -409,8 +409,9 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
     }
   }
   digits.add_to(acc, lane);
-  acc.state |= flags;
-  // Lanes other than 0 hold sums only where a tile took the element-by-element path.
+  if (lane == 0) acc.state |= flags;  // (the same on every lane: the survey is the warp's)
+  // Lanes other than 0 hold sums only where a tile took the element-by-element path: the
+  // warp's merge (a chain of shuffles limb by limb) runs only then.
   if (__any_sync(0xffffffffu, lane != 0 && (acc.state != 0 || !acc.holds_zero()))) warp_merge(acc);
   __syncwarp();
 
