@@ -16,22 +16,24 @@
 namespace parprim_test {
 
 enum class exact_mix {
-  uniform,       ///< [-1, 1): the chunk path with one or two slices
-  mixed_scale,   ///< [-1, 1) scaled by 2^-k, k in {0, 25, 45, 70, 100}: two, three slices or more
-  wide,          ///< every finite exponent (subnormals included), random sign and significand
-  cancellation,  ///< triples (B, x, -B), |B| up to 2^(max - 2): prefixes jump and come back
-  subnormal,     ///< subnormals and the smallest normals
-  signed_zeros,  ///< +0 and -0, mostly -0: the sign of an exact zero
-  special,       ///< NaNs with payloads, both infinities, zeros, numbers (special_values.hpp)
-  overflow,      ///< magnitudes in [max / 2, max): sums beyond the largest finite value
-  ties,          ///< powers of two around 1 and half its last place: exact halfway cases
-  integers,      ///< small integers: every partial sum exact in plain arithmetic too
+  uniform,        ///< [-1, 1): the chunk path with one or two slices
+  mixed_scale,    ///< [-1, 1) scaled by 2^-k, k in {0, 25, 45, 70, 100}: two, three slices or more
+  wide,           ///< every finite exponent (subnormals included), random sign and significand
+  cancellation,   ///< triples (B, x, -B), |B| up to 2^(max - 2): prefixes jump and come back
+  subnormal,      ///< subnormals and the smallest normals
+  signed_zeros,   ///< +0 and -0, mostly -0: the sign of an exact zero
+  special,        ///< NaNs with payloads, both infinities, zeros, numbers (special_values.hpp)
+  overflow,       ///< magnitudes in [max / 2, max): sums beyond the largest finite value
+  ties,           ///< powers of two around 1 and half its last place: exact halfway cases
+  integers,       ///< small integers: every partial sum exact in plain arithmetic too
+  zero_prefixes,  ///< -0, -0, -0, then pairs (k, -k): the running sum returns to zero every
+                  ///< other element (the sign of a zero prefix, inside the fast path)
 };
 
 inline constexpr exact_mix all_exact_mixes[] = {
-    exact_mix::uniform,   exact_mix::mixed_scale,  exact_mix::wide,    exact_mix::cancellation,
-    exact_mix::subnormal, exact_mix::signed_zeros, exact_mix::special, exact_mix::overflow,
-    exact_mix::ties,      exact_mix::integers};
+    exact_mix::uniform,   exact_mix::mixed_scale,  exact_mix::wide,         exact_mix::cancellation,
+    exact_mix::subnormal, exact_mix::signed_zeros, exact_mix::special,      exact_mix::overflow,
+    exact_mix::ties,      exact_mix::integers,     exact_mix::zero_prefixes};
 
 inline const char* exact_mix_name(exact_mix m) {
   switch (m) {
@@ -53,6 +55,8 @@ inline const char* exact_mix_name(exact_mix m) {
       return "near the largest finite";
     case exact_mix::ties:
       return "halfway cases";
+    case exact_mix::zero_prefixes:
+      return "zero prefixes";
     case exact_mix::integers:
       return "small integers";
   }
@@ -123,6 +127,14 @@ std::vector<F> exact_input(exact_mix mix, Rng& r, std::size_t n) {
       }
       case exact_mix::integers:
         v[i] = static_cast<F>(static_cast<int>(word() % 7) - 3);
+        break;
+      case exact_mix::zero_prefixes:
+        if (i < 3)
+          v[i] = -F(0);
+        else if (i % 2 == 1)
+          v[i] = static_cast<F>(1 + static_cast<int>(word() % 8));
+        else
+          v[i] = -v[i - 1];
         break;
     }
   }

@@ -19,6 +19,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
+#include <type_traits>
 
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_chunk.hpp>
@@ -103,23 +105,28 @@ enum class prefix_mode {
 };
 
 /// \brief One prefix `a_hi + s[0] + ... + s[Levels - 1]` (+ a_lo + rest) rounded to `F` into
-/// `out`; returns 1 if it could not be proved or is zero (whose sign needs the flags), else 0.
+/// `out`; returns 1 if it could not be proved, else 0. An exact prefix of zero is +0 when an
+/// operand other than -0 came before it (`zero_unknown` 0: the caller knows one did; the
+/// `+ F(0)` turns a -0 into +0 and leaves every other value as it is), else its sign needs the
+/// flags (`zero_unknown` 1: a zero prefix returns 1).
 template <int Levels, prefix_mode Mode, class F>
-std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out) {
+std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out,
+                           std::uint64_t zero_unknown) {
   if constexpr (Mode == prefix_mode::exact_double) {
     double u = a_hi + s[0];
     for (int l = 1; l < Levels; ++l) u += s[l];
-    out = static_cast<F>(u);
-    return less(0.0, __builtin_fabs(u)) ^ 1;
+    out = static_cast<F>(u) + F(0);
+    return (less(0.0, __builtin_fabs(u)) ^ 1) & zero_unknown;
   } else if constexpr (Mode == prefix_mode::exact_pair) {
     const double h = a_hi + s[0];
     const double hb = h - a_hi;
     double t = (a_hi - (h - hb)) + (s[0] - hb) + a_lo;
     for (int l = 1; l < Levels; ++l) t += s[l];
     const double r = h + t;
-    out = static_cast<F>(r);
-    return less(0.0, __builtin_fabs(r)) ^ 1;
+    out = static_cast<F>(r) + F(0);
+    return (less(0.0, __builtin_fabs(r)) ^ 1) & zero_unknown;
   } else {
+    (void)zero_unknown;  // (a zero prefix is never proved here: round_prefix returns 1)
     return round_prefix<Levels>(a_hi, a_lo, s, out);
   }
 }
@@ -134,8 +141,8 @@ inline constexpr std::size_t scan_chains = 4;
 /// the chunk as independent dependency chains, and the second adds to each running sum the
 /// (exact) total of the quarters before its own.
 template <int Levels, bool Exclusive, prefix_mode Mode, class F>
-bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F* out,
-                 double* sums) {
+bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F* out, double* sums,
+                 std::uint64_t zero_unknown) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   double running[Levels][chunk];
@@ -173,7 +180,7 @@ bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F
     for (std::size_t i = c * quarter; i < end; ++i) {
       double v[Levels];
       for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i]);
+      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
     }
   }
   return failed == 0;
@@ -181,23 +188,26 @@ bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F
 
 template <bool Exclusive, prefix_mode Mode, class F>
 bool scan_fast(const F* x, std::size_t n, int levels, int top, double a_hi, double a_lo, F* out,
-               double* sums) {
-  if (levels == 1) return scan_slices<1, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
-  if (levels == 2) return scan_slices<2, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
-  return scan_slices<3, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums);
+               double* sums, std::uint64_t zero_unknown) {
+  if (levels == 1)
+    return scan_slices<1, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+  if (levels == 2)
+    return scan_slices<2, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+  return scan_slices<3, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
 }
 
 template <bool Exclusive, class F>
 bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
-               double a_lo, F* out, double* sums) {
+               double a_lo, F* out, double* sums, std::uint64_t zero_unknown) {
   if (mode == prefix_mode::exact_double)
-    return scan_fast<Exclusive, prefix_mode::exact_double>(x, n, levels, top, a_hi, a_lo, out,
-                                                           sums);
+    return scan_fast<Exclusive, prefix_mode::exact_double>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                                           zero_unknown);
   if constexpr (sizeof(F) == 8)
     if (mode == prefix_mode::exact_pair)
-      return scan_fast<Exclusive, prefix_mode::exact_pair>(x, n, levels, top, a_hi, a_lo, out,
-                                                           sums);
-  return scan_fast<Exclusive, prefix_mode::checked>(x, n, levels, top, a_hi, a_lo, out, sums);
+      return scan_fast<Exclusive, prefix_mode::exact_pair>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                                           zero_unknown);
+  return scan_fast<Exclusive, prefix_mode::checked>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                                    zero_unknown);
 }
 
 /// \brief Index of the last place of a finite non-zero double: d is a multiple of 2^that.
@@ -263,8 +273,16 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   rest.add_exact_double(-a_lo);
   double sums[max_levels];
   const prefix_mode mode = choose_mode<F>(s, levels, top, a_hi, a_lo, rest.holds_zero());
-  const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums)
-                                : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums);
+  // A zero prefix is +0 when an operand other than -0 came before it: one before the chunk
+  // (acc's flag), or, for the inclusive scan, x[0] (every prefix of the chunk holds it).
+  using bits = typename ieee_format<F>::bits_type;
+  const bool known_positive =
+      (acc.state & exact_accumulator<F>::not_only_negative_zeros) != 0 ||
+      (!exclusive && __builtin_bit_cast(bits, x[0]) != (bits{1} << (8 * sizeof(F) - 1)));
+  const std::uint64_t zero_unknown = known_positive ? 0 : 1;
+  const bool proved =
+      exclusive ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown)
+                : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
   if (!proved) return element_by_element();
   for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
   if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
@@ -282,7 +300,8 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
                 const exact_accumulator<F>* reset, const Heads* heads, bool exclusive,
                 Store store) {
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
-  F buf[chunk];
+  constexpr bool direct = std::is_same_v<Input, std::span<const F>>;  // read in place
+  F buf[direct ? 1 : chunk];
   F res[chunk];
   for (std::size_t k = b; k < e;) {
     std::size_t c = e - k < chunk ? e : k + chunk;
@@ -294,8 +313,14 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
           break;
         }
     }
-    for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
-    scan_chunk(acc, buf, c - k, res, exclusive);
+    const F* x = buf;
+    if constexpr (direct) {
+      x = in.data() + k;
+    } else {
+      prefetch_next_chunk(in, k, c - k);
+      for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
+    }
+    scan_chunk(acc, x, c - k, res, exclusive);
     store(k, static_cast<const F*>(res), c - k);
     k = c;
   }
