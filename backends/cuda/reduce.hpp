@@ -225,7 +225,7 @@ struct reduce_impl<basic_cuda_policy<R, S, Sync>> {
       if (out != nullptr)
         cuda::run_exact_into(options, load, in.size(), out, acc->template round<F>(),
                              "transform_reduce_into");
-      else if (in.size() > 0)
+      else
         *acc = cuda::run_exact_fold<F>(options, load, in.size(), *acc);
     };
     with_load<F>(in, run);

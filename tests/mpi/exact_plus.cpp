@@ -105,27 +105,24 @@ TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
         const F init_back = exact_expected<F>::reduce(std::vector<F>{}, init);
         EXPECT_TRUE(same_value(at_root, w.rank == w.size - 1 ? sum : init_back)) << "reduce, root";
 
+        // a scan's blocks, gathered, bitwise against the reference scan of `source`
+        const auto expect_scan = [&](const std::vector<F>& got, const std::vector<F>& source,
+                                     const std::uint8_t* heads, bool exclusive, const char* what) {
+          EXPECT_TRUE(same_bits(allgather_blocks<F>(got, l),
+                                exact_expected<F>::scan(source, heads, exclusive, init)))
+              << what;
+        };
         parprim::inclusive_scan(policy, mine, out, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, nullptr, false, init)))
-            << "inclusive_scan";
+        expect_scan(out, in, nullptr, false, "inclusive_scan");
         parprim::exclusive_scan(policy, mine, out, init, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, nullptr, true, init)))
-            << "exclusive_scan";
+        expect_scan(out, in, nullptr, true, "exclusive_scan");
         std::vector<F> inout(mine.begin(), mine.end());
         parprim::inclusive_scan(policy, inout, inout, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(inout, l),
-                              exact_expected<F>::scan(in, nullptr, false, init)))
-            << "inclusive_scan in place";
+        expect_scan(inout, in, nullptr, false, "inclusive_scan in place");
         parprim::segmented_inclusive_scan(policy, mine, my_flags, out, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, flags.data(), false, init)))
-            << "segmented_inclusive_scan";
+        expect_scan(out, in, flags.data(), false, "segmented_inclusive_scan");
         parprim::segmented_exclusive_scan(policy, mine, my_flags, out, init, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, flags.data(), true, init)))
-            << "segmented_exclusive_scan";
+        expect_scan(out, in, flags.data(), true, "segmented_exclusive_scan");
 
         // per-segment: the flags' segments (spanning ranks), the same runs as keys, and CSR
         // offsets of each rank's own block
@@ -145,13 +142,9 @@ TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
                               exact_expected<F>::segments(in, flags, nullptr)))
             << "reduce_by_key";
         parprim::inclusive_scan_by_key(policy, my_keys, mine, out, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, flags.data(), false, init)))
-            << "inclusive_scan_by_key";
+        expect_scan(out, in, flags.data(), false, "inclusive_scan_by_key");
         parprim::exclusive_scan_by_key(policy, my_keys, mine, out, init, op);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(in, flags.data(), true, init)))
-            << "exclusive_scan_by_key";
+        expect_scan(out, in, flags.data(), true, "exclusive_scan_by_key");
         {
           std::vector<std::int64_t> begins;
           for (std::size_t i = 0; i < mine.size(); ++i)
@@ -173,9 +166,7 @@ TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
                                exact_expected<F>::reduce(doubled, init)))
             << "transform_reduce";
         parprim::transform_inclusive_scan(policy, mine, out, op, twice);
-        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
-                              exact_expected<F>::scan(doubled, nullptr, false, init)))
-            << "transform_inclusive_scan";
+        expect_scan(out, doubled, nullptr, false, "transform_inclusive_scan");
         if (::testing::Test::HasFailure()) return;
       }
     }

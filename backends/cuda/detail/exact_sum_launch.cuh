@@ -69,11 +69,12 @@ class exact_sum_single_pass {
   std::size_t per_block_ = 0;
 };
 
-/// \brief `init` plus the exact sum of `source`'s n >= 1 elements, as a superaccumulator on the
-/// host (synchronous).
+/// \brief `init` plus the exact sum of `source`'s n elements, as a superaccumulator on the
+/// host (synchronous); `init` itself, without a launch, when n is 0.
 template <class F, class Source>
 exact_accumulator<F> run_exact_fold(const launch_options& options, const Source& source,
                                     std::size_t n, const exact_accumulator<F>& init) {
+  if (n == 0) return init;
   return run_synchronous<exact_sum_single_pass<F, exact_accumulator<F>>>(options, source, n, init,
                                                                          plus{});
 }

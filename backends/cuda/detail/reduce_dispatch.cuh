@@ -81,7 +81,7 @@ void reduce_into(const launch_options& options, const In* in, std::size_t n, T* 
 template <class In, class F>
 exact_accumulator<F> exact_fold(const launch_options& options, const In* in, std::size_t n,
                                 const exact_accumulator<F>& init) {
-  return n == 0 ? init : run_exact_fold<F>(options, in, n, init);
+  return run_exact_fold<F>(options, in, n, init);
 }
 
 template <class In, class F>

@@ -72,22 +72,22 @@ constexpr void require_exact_plus_types() {
   }
 }
 
-/// \brief The CUDA per-segment calls (segmented_reduce, reduce_by_key, the scans by key) do not
-/// take exact_plus yet: on a float or double accumulator with device input, a compile error,
-/// never a plain float sum.
+/// \brief Whether a per-segment call (segmented_reduce, reduce_by_key, the scans by key) with
+/// `Op` on a `T` accumulator over `Input` can run: not exact_plus on float or double with device
+/// input (the CUDA per-segment calls do not take it yet). The front ends run nothing where it is
+/// false, after require_no_exact_plus_per_segment has said why.
+template <class Op, class T, class Input>
+inline constexpr bool per_segment_runs_v =
+    !(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>);
+
+/// \brief The compile error where per_segment_runs_v is false, never a plain float sum.
 template <class Op, class T, class Input>
 constexpr void require_no_exact_plus_per_segment() {
-  static_assert(!(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>),
+  static_assert(per_segment_runs_v<Op, T, Input>,
                 "parprim::exact_plus on float / double: the CUDA segmented_reduce, "
                 "reduce_by_key and scans by key do not take exact_plus yet. Use a host policy "
                 "(parprim::seq, parprim::omp, parprim::mpi(comm)), or parprim::plus on the GPU");
 }
-
-/// \brief Whether a per-segment call with `Op` on `T` over `Input` can run (false only where
-/// require_no_exact_plus_per_segment fails: then nothing else is instantiated).
-template <class Op, class T, class Input>
-inline constexpr bool per_segment_runs_v =
-    !(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>);
 
 /// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
 template <class T, class Op>
