@@ -10,6 +10,8 @@
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/cuda_policy.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_sum.hpp>
 #include <parprim/detail/transform_view.hpp>
 #include <parprim/device_span.hpp>
 #include <parprim/operators.hpp>
@@ -54,21 +56,36 @@ struct scan_impl<basic_cuda_policy<R, S, Sync>> {
   static void inclusive(const policy_type& policy, device_span<const In> in, device_span<T> out,
                         Op op) {
     check_cuda_scan_types<In, T, Op>();
-    cuda::scan<S, In, T, Op>(
-        cuda::options_of(policy),
-        in.data(), out.data(), in.size(), cuda::scan_kind::inclusive, nullptr, nullptr, op);
+    cuda::scan<S, In, T, Op>(cuda::options_of(policy), in.data(), out.data(), in.size(),
+                             cuda::scan_kind::inclusive, nullptr, nullptr, op);
   }
 
   template <class In, class T, class Op>
   static void exclusive(const policy_type& policy, device_span<const In> in, device_span<T> out,
                         T init, Op op) {
     check_cuda_scan_types<In, T, Op>();
-    cuda::scan<S, In, T, Op>(
-        cuda::options_of(policy),
-        in.data(), out.data(), in.size(), cuda::scan_kind::exclusive, &init, nullptr, op);
+    cuda::scan<S, In, T, Op>(cuda::options_of(policy), in.data(), out.data(), in.size(),
+                             cuda::scan_kind::exclusive, &init, nullptr, op);
   }
 
-  /// \brief Host ranges are a compile error.
+  /// \brief parprim::exact_plus on float or double (`F`, the output's type): every output is
+  /// the exact prefix rounded once (kernels/scan_exact_sum.cuh), whatever the rung. The
+  /// exclusive scan's `init` comes as the superaccumulator of it (detail/exact_dispatch.hpp).
+  template <class In, class F>
+  static void inclusive(const policy_type& policy, device_span<const In> in, device_span<F> out,
+                        exact_sum<F>) {
+    check_exact_scan_types<In, F>();
+    cuda::exact_scan<In, F>(cuda::options_of(policy), in.data(), out.data(), in.size(),
+                            cuda::scan_kind::inclusive, nullptr, nullptr);
+  }
+  template <class In, class F>
+  static void exclusive(const policy_type& policy, device_span<const In> in, device_span<F> out,
+                        exact_accumulator<F> init, exact_sum<F>) {
+    check_exact_scan_types<In, F>();
+    cuda::exact_scan<In, F>(cuda::options_of(policy), in.data(), out.data(), in.size(),
+                            cuda::scan_kind::exclusive, &init, nullptr);
+  }
+
   /// \brief parprim::transform_inclusive_scan / transform_exclusive_scan: rung `S` reading
   /// `T(f(in[i]))` where it reads elements (rung 6 stages raw bytes: a transform runs rung 5's
   /// tile). `f` is device code: nvcc translation units only.
@@ -85,6 +102,21 @@ struct scan_impl<basic_cuda_policy<R, S, Sync>> {
     transform(policy, in, out, cuda::scan_kind::exclusive, &init, op);
   }
 
+  template <class In, class Fn, class F>
+  static void inclusive(const policy_type& policy,
+                        const unary_transform_view<device_span<const In>, Fn>& in,
+                        device_span<F> out, exact_sum<F>) {
+    transform_exact(policy, in, out, cuda::scan_kind::inclusive,
+                    static_cast<const exact_accumulator<F>*>(nullptr));
+  }
+  template <class In, class Fn, class F>
+  static void exclusive(const policy_type& policy,
+                        const unary_transform_view<device_span<const In>, Fn>& in,
+                        device_span<F> out, exact_accumulator<F> init, exact_sum<F>) {
+    transform_exact(policy, in, out, cuda::scan_kind::exclusive, &init);
+  }
+
+  /// \brief Host ranges are a compile error.
   template <class In, class Out, class... Rest>
   static void inclusive(const policy_type&, std::span<const In>, std::span<Out>, Rest&&...) {
     static_assert(cuda_scan_always_false_v<In>,
@@ -101,6 +133,37 @@ struct scan_impl<basic_cuda_policy<R, S, Sync>> {
   }
 
  private:
+  template <class In, class F>
+  static constexpr void check_exact_scan_types() {
+    static_assert(std::is_convertible_v<const In&, F>,
+                  "parprim exact_plus scans on parprim::cuda: the elements must convert to the "
+                  "output's float or double type");
+#if !defined(__CUDACC__)
+    static_assert(cuda::precompiled_exact_scan_v<In, F>,
+                  "parprim exact_plus scans on parprim::cuda from a translation unit not compiled "
+                  "by nvcc: the parprim::cuda library holds them for float and double elements "
+                  "into outputs of the same type. For other element types, make this a .cu file "
+                  "compiled by nvcc.");
+#endif
+  }
+
+  template <class In, class Fn, class F>
+  static void transform_exact(const policy_type& policy,
+                              const unary_transform_view<device_span<const In>, Fn>& in,
+                              device_span<F> out, cuda::scan_kind kind,
+                              const exact_accumulator<F>* init) {
+#if defined(__CUDACC__)
+    cuda::exact_transform_scan(cuda::options_of(policy), in.base().data(), out.data(), in.size(),
+                               kind, init, in.function());
+#else
+    static_assert(cuda_scan_always_false_v<In>,
+                  "parprim::transform_*_scan(parprim::cuda, ...): the transform runs on the GPU, "
+                  "so this call must be compiled by nvcc (a .cu file), with f callable on the "
+                  "device (__host__ __device__ or __device__)");
+    (void)policy, (void)in, (void)out, (void)kind, (void)init;
+#endif
+  }
+
   template <class In, class F, class T, class Op>
   static void transform(const policy_type& policy,
                         const unary_transform_view<device_span<const In>, F>& in,
@@ -110,9 +173,8 @@ struct scan_impl<basic_cuda_policy<R, S, Sync>> {
         std::is_trivially_copyable_v<T> && std::is_default_constructible_v<T> && alignof(T) <= 16,
         "parprim CUDA scans: the output type must be trivially copyable, default "
         "constructible and aligned to at most 16 bytes");
-    cuda::transform_scan<S>(
-        cuda::options_of(policy),
-        in.base().data(), out.data(), in.size(), kind, init, op, in.function());
+    cuda::transform_scan<S>(cuda::options_of(policy), in.base().data(), out.data(), in.size(), kind,
+                            init, op, in.function());
 #else
     static_assert(cuda_scan_always_false_v<In>,
                   "parprim::transform_*_scan(parprim::cuda, ...): the transform runs on the GPU, "

@@ -10,7 +10,8 @@
 ///                 (DeviceScan::InclusiveSum), cub_inclusive_scan (DeviceScan::InclusiveScan with
 ///                 cuda::std::plus), thrust_inclusive_scan, cuda_transform_identity
 ///                 (transform_inclusive_scan, default rung, f(x) = x); float types also
-///                 cuda_nondeterministic (the default rung with .deterministic(false))
+///                 cuda_nondeterministic (the default rung with .deterministic(false)) and
+///                 cuda_exact_plus (parprim::exact_plus: the exact prefixes, rounded once)
 ///   scan/exclusive/<competitor>/<type>/n:<N>/manual_time
 ///     competitor: cuda_k5_decoupled_look_back, cuda_k6_tma_staged_look_back (init 0),
 ///                 cub_exclusive_sum

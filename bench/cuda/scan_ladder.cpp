@@ -80,6 +80,14 @@ void register_for(std::size_t n) {
                                 parprim::device_span<T>(a.out, a.n), parprim::plus{});
       });
     });
+    // parprim::exact_plus: every output the exact prefix rounded once (its cost beside plus)
+    register_one("scan/inclusive/cuda_exact_plus/" + t, n, [plain](benchmark::State& st) {
+      run_scan<T>(st, plain, [](const scan_args<T>& a) {
+        parprim::inclusive_scan(parprim::cuda.on(bench_stream()),
+                                parprim::device_span<const T>(a.x, a.n),
+                                parprim::device_span<T>(a.out, a.n), parprim::exact_plus{});
+      });
+    });
   }
   scan_setup exclusive = plain;
   exclusive.what = scan_check::exclusive;

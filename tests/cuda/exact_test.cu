@@ -1,5 +1,6 @@
 /// \file
-/// \brief parprim::exact_plus on the GPU (tests CudaExact*): float and double reductions must
+/// \brief parprim::exact_plus on the GPU (tests CudaExact*): float and double reductions and
+/// inclusive / exclusive scans (every output) must
 /// equal, bit for bit, the exact sum of their operands rounded once (tests/support/
 /// exact_reference.hpp, an independent big-integer reference) and so parprim::seq's result, on
 /// the inputs of tests/support/exact_values.hpp (wide exponents, cancellation, subnormals,
@@ -178,6 +179,109 @@ TEST(CudaExact, TransformReduceGivesTheHostBits) {
                                    parprim::exact_plus{}, product{});
     EXPECT_TRUE(bitwise_equal(result.to_host()[0], doth)) << "transform_reduce_into";
   }
+}
+
+/// The first output that differs from `want` bitwise, as a message ("" if none).
+template <class F>
+std::string first_difference(const std::vector<F>& got, const std::vector<F>& want) {
+  if (got.size() != want.size()) return "sizes differ";
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!bitwise_equal(got[i], want[i]))
+      return "out[" + std::to_string(i) + "] = " + bits_of(got[i]) + ", want " + bits_of(want[i]);
+  return "";
+}
+
+/// Inclusive and exclusive scans: every output the exact prefix rounded once (the independent
+/// reference) and parprim::seq's bits, on every input family and size, on every scan rung of the
+/// policy (the exact scan ignores the rung), in place, and from a misaligned start.
+template <class F>
+void scans_match_reference() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  parprim::device_buffer<F> d, o;
+  for (const pt::exact_mix mix : pt::all_exact_mixes) {
+    for (const std::size_t n : exact_sizes()) {
+      SCOPED_TRACE(std::string(pt::exact_mix_name(mix)) + ", n = " + std::to_string(n));
+      std::mt19937_64 rng(seed ^ (n * 0x9e3779b97f4a7c15ull) ^ static_cast<std::uint64_t>(mix));
+      const std::vector<F> in = pt::exact_input<F>(mix, rng, n);
+      const F init = n % 3 == 0 ? -F(0) : static_cast<F>(0.25);
+      d = parprim::device_buffer<F>(in);
+      o = parprim::device_buffer<F>(n);
+      const std::vector<F> want_inc = pt::exact_expected<F>::scan(in, nullptr, false, F(0));
+      const std::vector<F> want_exc = pt::exact_expected<F>::scan(in, nullptr, true, init);
+      parprim::inclusive_scan(parprim::cuda, std::as_const(d).span(), o.span(),
+                              parprim::exact_plus{});
+      const std::vector<F> inc = o.to_host();
+      EXPECT_EQ(first_difference(inc, want_inc), "") << "inclusive";
+      std::vector<F> host(n);
+      parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
+      EXPECT_EQ(first_difference(inc, host), "") << "inclusive vs seq";
+      parprim::exclusive_scan(parprim::cuda, std::as_const(d).span(), o.span(), init,
+                              parprim::exact_plus{});
+      EXPECT_EQ(first_difference(o.to_host(), want_exc), "") << "exclusive";
+      if (n > 1) {  // from a start that is not 16-byte aligned, into a misaligned output
+        const parprim::device_span<const F> tail(std::as_const(d).span().data() + 1, n - 1);
+        const parprim::device_span<F> out_tail(o.span().data() + 1, n - 1);
+        const std::vector<F> host_tail(in.begin() + 1, in.end());
+        parprim::inclusive_scan(parprim::cuda, tail, out_tail, parprim::exact_plus{});
+        const std::vector<F> got = o.to_host();
+        EXPECT_EQ(first_difference(std::vector<F>(got.begin() + 1, got.end()),
+                                   pt::exact_expected<F>::scan(host_tail, nullptr, false, F(0))),
+                  "")
+            << "misaligned";
+      }
+      // in place
+      parprim::exclusive_scan(parprim::cuda, std::as_const(d).span(), d.span(), init,
+                              parprim::exact_plus{});
+      EXPECT_EQ(first_difference(d.to_host(), want_exc), "") << "exclusive in place";
+    }
+  }
+}
+
+TEST(CudaExact, FloatScansAreTheRoundedExactPrefixes) {
+  scans_match_reference<float>();
+}
+TEST(CudaExact, DoubleScansAreTheRoundedExactPrefixes) {
+  scans_match_reference<double>();
+}
+
+/// Every scan rung, the nosync form on a stream, and a transform scan give the same bits.
+TEST(CudaExact, ScansOnEveryRungStreamAndTransform) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  const std::size_t n = 300007;
+  const std::vector<float> in = pt::exact_input<float>(pt::exact_mix::cancellation, rng, n);
+  const parprim::device_buffer<float> d(in);
+  parprim::device_buffer<float> o(n);
+  const std::vector<float> want = pt::exact_expected<float>::scan(in, nullptr, false, 0.0f);
+  for_each_policy(scans::all_scan_rungs, [&](const auto& policy) {
+    parprim::inclusive_scan(policy, d.span(), o.span(), parprim::exact_plus{});
+    EXPECT_EQ(first_difference(o.to_host(), want), "") << scans::scan_rung_name(policy);
+  });
+  const cudaStream_t stream = scans::test_stream();
+  parprim::exclusive_scan(parprim::cuda.on(stream).nosync(), d.span(), o.span(), 2.0f,
+                          parprim::exact_plus{});
+  scans::cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  EXPECT_EQ(first_difference(o.to_host(), pt::exact_expected<float>::scan(in, nullptr, true, 2.0f)),
+            "")
+      << "nosync on a stream";
+  std::vector<float> tripled(n);
+  for (std::size_t i = 0; i < n; ++i) tripled[i] = triple{}(in[i]);
+  parprim::transform_inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{},
+                                    triple{});
+  EXPECT_EQ(
+      first_difference(o.to_host(), pt::exact_expected<float>::scan(tripled, nullptr, false, 0.0f)),
+      "")
+      << "transform_inclusive_scan";
+  parprim::transform_exclusive_scan(parprim::cuda, d.span(), o.span(), -1.0f, parprim::exact_plus{},
+                                    triple{});
+  EXPECT_EQ(
+      first_difference(o.to_host(), pt::exact_expected<float>::scan(tripled, nullptr, true, -1.0f)),
+      "")
+      << "transform_exclusive_scan";
 }
 
 /// Integers: exact_plus is plus, on the GPU too (reduce and reduce_into).

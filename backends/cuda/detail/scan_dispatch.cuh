@@ -13,6 +13,7 @@
 #include <string>
 #include <type_traits>
 
+#include <parprim/backends/cuda/detail/exact_scan_launch.cuh>
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/backends/cuda/detail/scan_launch.cuh>
 #include <parprim/error.hpp>
@@ -167,6 +168,27 @@ void transform_scan(const launch_options& options, const In* in, T* out, std::si
   run_plain_scan<S>(options,
                     P{in, out, n, op, kind == scan_kind::exclusive, {}, transform_convert<T, F>{f}},
                     init, static_cast<const T*>(nullptr), fn);
+}
+
+template <class In, class F>
+void exact_scan(const launch_options& options, const In* in, F* out, std::size_t n, scan_kind kind,
+                const exact_accumulator<F>* init, const exact_accumulator<F>* carry) {
+  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  run_exact_scan(options, converting_load<In, F>{in}, out, n, kind, init, carry, fn);
+}
+
+/// \brief parprim::exact_plus scans of `F(f(in[i]))` (float or double `F`).
+template <class In, class F, class Fn>
+void exact_transform_scan(const launch_options& options, const In* in, F* out, std::size_t n,
+                          scan_kind kind, const exact_accumulator<F>* init, Fn f) {
+  const char* fn =
+      kind == scan_kind::exclusive ? "transform_exclusive_scan" : "transform_inclusive_scan";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  run_exact_scan(options, unary_transform_load<In, F, Fn>{in, f}, out, n, kind, init,
+                 static_cast<const exact_accumulator<F>*>(nullptr), fn);
 }
 
 template <cuda_scan_rung S, class In, class T, class Op>

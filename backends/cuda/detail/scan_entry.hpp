@@ -21,6 +21,7 @@
 
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/cuda_policy.hpp>
+#include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/operators.hpp>
 
 namespace parprim::detail::cuda {
@@ -44,6 +45,19 @@ void scan(const launch_options& options, const In* in, T* out, std::size_t n, sc
 template <cuda_scan_rung S, class In, class T, class Op>
 void segmented_scan(const launch_options& options, const In* in, const std::uint8_t* flags, T* out,
                     std::size_t n, scan_kind kind, const T* init, const T* carry, Op op);
+
+/// \brief parprim::exact_plus scans of float or double (`F`): every output is the exact
+/// prefix rounded once (kernels/scan_exact_sum.cuh), whatever the rung. Inclusive:
+/// `out[i] = RN([carry +] in[0] + ... + in[i])`; exclusive: `RN(init [+ carry] + in[0] + ...
+/// + in[i-1])`. `out` may equal `in`.
+/// \throws parprim::cuda_error, parprim::invalid_argument (host pointers, missing init)
+template <class In, class F>
+void exact_scan(const launch_options& options, const In* in, F* out, std::size_t n, scan_kind kind,
+                const exact_accumulator<F>* init, const exact_accumulator<F>* carry);
+
+/// \brief Whether libparprim_cuda holds `exact_scan<In, F>`.
+template <class In, class F>
+inline constexpr bool precompiled_exact_scan_v = precompiled_exact_v<In, F>;
 
 /// \brief Whether libparprim_cuda holds `scan` and `segmented_scan` for these types and every
 /// rung (the same combinations as reduce).
@@ -82,6 +96,11 @@ inline constexpr bool precompiled_scan_v = precompiled_reduce_v<In, T, Op>;
   void parprim::detail::cuda::segmented_scan<::parprim::cuda_scan_rung::Rung, T, T, Op>( \
       const ::parprim::detail::cuda::launch_options&, const T*, const std::uint8_t*, T*, \
       std::size_t, ::parprim::detail::cuda::scan_kind, const T*, const T*, Op)
+#define PARPRIM_CUDA_EXACT_SCAN_SIGNATURE(F)                                              \
+  void parprim::detail::cuda::exact_scan<F, F>(                                           \
+      const ::parprim::detail::cuda::launch_options&, const F*, F*, std::size_t,          \
+      ::parprim::detail::cuda::scan_kind, const ::parprim::detail::exact_accumulator<F>*, \
+      const ::parprim::detail::exact_accumulator<F>*)
 #define PARPRIM_CUDA_SCAN_EXTERN(Rung, T, Op)               \
   extern template PARPRIM_CUDA_SCAN_SIGNATURE(Rung, T, Op); \
   extern template PARPRIM_CUDA_SEGMENTED_SCAN_SIGNATURE(Rung, T, Op);
@@ -90,3 +109,5 @@ inline constexpr bool precompiled_scan_v = precompiled_reduce_v<In, T, Op>;
   template PARPRIM_CUDA_SEGMENTED_SCAN_SIGNATURE(Rung, T, Op);
 
 PARPRIM_CUDA_SCAN_FOR_ALL(PARPRIM_CUDA_SCAN_EXTERN)
+extern template PARPRIM_CUDA_EXACT_SCAN_SIGNATURE(float);
+extern template PARPRIM_CUDA_EXACT_SCAN_SIGNATURE(double);

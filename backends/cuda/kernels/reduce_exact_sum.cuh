@@ -280,13 +280,10 @@ __device__ void add_tile_slices(warp_digits<F>& digits, const F (&x)[Items], int
   for (int l = 0; l < Levels; ++l) digits.add(sums[l], lane);
 }
 
-/// \brief Adds a warp tile, `x` of every lane (elements past the end are -0, which adds
-/// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
-/// each element to its lane's superaccumulator `acc`. `flags` collects the state flags the
-/// slice path learns (not_only_negative_zeros).
+/// \brief The survey of a warp tile (`x` of every lane; every lane calls and gets it): its
+/// largest and smallest non-zero exponent fields by two warp reductions, and a vote.
 template <class F, unsigned Items>
-__device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
-                              std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
+__device__ exact::chunk_survey tile_survey(const F (&x)[Items]) {
   using format = ieee_format<F>;
   using bits = typename format::bits_type;
   constexpr unsigned all = 0xffffffffu;
@@ -307,8 +304,18 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
   high = __reduce_max_sync(all, high);
   low = __reduce_min_sync(all, low);
   const bool all_zero = low == no_field;
-  const exact::chunk_survey survey{static_cast<int>(high), all_zero ? 0 : static_cast<int>(low),
-                                   all_zero, __any_sync(all, other) != 0};
+  return exact::chunk_survey{static_cast<int>(high), all_zero ? 0 : static_cast<int>(low), all_zero,
+                             __any_sync(all, other) != 0};
+}
+
+/// \brief Adds a warp tile, `x` of every lane (elements past the end are -0, which adds
+/// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
+/// each element to its lane's superaccumulator `acc`. `flags` collects the state flags the
+/// slice path learns (not_only_negative_zeros).
+template <class F, unsigned Items>
+__device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
+                              std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
+  const exact::chunk_survey survey = tile_survey(x);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   if (levels == 0) {  // infinities, NaNs or a wide exponent range: element by element
@@ -317,7 +324,7 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
     return;
   }
   if (survey.not_only_negative_zeros) flags |= exact_accumulator<F>::not_only_negative_zeros;
-  if (all_zero) return;
+  if (survey.all_zero) return;
   if (levels == 1)
     add_tile_slices<1>(digits, x, top, lane);
   else if (levels == 2)
@@ -355,23 +362,14 @@ __device__ __noinline__ void store_exact(const exact_accumulator<F>& acc, F* out
   *out = acc.template round<F>();
 }
 
-/// \brief The exact sum kernel (see the file comment). Block b sums elements
-/// [b * per_block, min(n, (b + 1) * per_block)), per_block a multiple of the warp tile; its
-/// warps take the tiles in turn. `load(i)` is element i as `F`. The last block writes
-/// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
-template <unsigned BlockSize, class Load, class F, class Out>
-__global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
-    reduce_exact_sum_kernel(Load load, std::size_t n, std::size_t per_block,
-                            exact_accumulator<F>* partials, unsigned* ticket, Out* out,
-                            exact_accumulator<F> init) {
+/// \brief The exact sum of the warp tiles starting at `first`, `first + stride`, ... before
+/// `end` (`load(i)` is element i as `F`), into lane 0's superaccumulator (every lane calls).
+template <class F, class Load>
+__device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t first,
+                                                std::size_t end, std::size_t stride,
+                                                unsigned lane) {
   constexpr unsigned items = exact_items_v<F>;
   constexpr std::size_t tile = exact_warp_tile_v<F>;
-  constexpr unsigned warps = BlockSize / warp_threads;
-  const unsigned lane = threadIdx.x % warp_threads;
-  const unsigned warp = threadIdx.x / warp_threads;
-  const std::size_t begin = blockIdx.x * per_block;
-  const std::size_t end = n - begin < per_block ? n : begin + per_block;
-
   exact_accumulator<F> acc{};  // the lane's, for tiles the slices do not cover
   warp_digits<F> digits;       // the warp's, for the tiles' slice sums
   digits.clear();
@@ -380,7 +378,7 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   if constexpr (direct_load_v<Load, F>)
     aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
   unsigned pending = 0;  // tiles added to the digits since their carries were resolved
-  for (std::size_t t = begin + warp * tile; t < end; t += warps * tile) {
+  for (std::size_t t = first; t < end; t += stride) {
     F x[items];
     if (t + tile <= end) {
       if constexpr (direct_load_v<Load, F>) {
@@ -414,6 +412,26 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   // warp's merge (a chain of shuffles limb by limb) runs only then.
   if (__any_sync(0xffffffffu, lane != 0 && (acc.state != 0 || !acc.holds_zero()))) warp_merge(acc);
   __syncwarp();
+  return acc;
+}
+
+/// \brief The exact sum kernel (see the file comment). Block b sums elements
+/// [b * per_block, min(n, (b + 1) * per_block)), per_block a multiple of the warp tile; its
+/// warps take the tiles in turn. `load(i)` is element i as `F`. The last block writes
+/// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
+template <unsigned BlockSize, class Load, class F, class Out>
+__global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
+    reduce_exact_sum_kernel(Load load, std::size_t n, std::size_t per_block,
+                            exact_accumulator<F>* partials, unsigned* ticket, Out* out,
+                            exact_accumulator<F> init) {
+  constexpr std::size_t tile = exact_warp_tile_v<F>;
+  constexpr unsigned warps = BlockSize / warp_threads;
+  const unsigned lane = threadIdx.x % warp_threads;
+  const unsigned warp = threadIdx.x / warp_threads;
+  const std::size_t begin = blockIdx.x * per_block;
+  const std::size_t end = n - begin < per_block ? n : begin + per_block;
+
+  exact_accumulator<F> acc = fold_warp_tiles<F>(load, begin + warp * tile, end, warps * tile, lane);
 
   __shared__ exact_accumulator<F> warp_sums[warps];
   __shared__ std::uint64_t slots[BlockSize][2];

@@ -17,9 +17,12 @@
 /// The per-segment reductions (segmented_reduce, reduce_by_key) run the backend into a
 /// temporary of superaccumulators (`routed_per_segment`) and round each result once; the scans
 /// by key pass `exact_sum<F>` to the backend's segmented scans, as the segmented scans do.
-/// The CUDA scans and per-segment calls do not take exact sums yet: a device input (`device_span`,
-/// or a transform view of one) scanned with exact_plus on float or double stops here with a compile
-/// error that says so, never a plain float sum.
+/// The CUDA scans take the same route: `scan_impl<cuda>` has overloads for `exact_sum<F>`,
+/// which run the exact scan kernels (backends/cuda/kernels/scan_exact_sum.cuh). The CUDA
+/// segmented scans and per-segment calls do not take exact sums yet: a device input
+/// (`device_span`, or a transform view of one) given to them with exact_plus on float or double
+/// stops here with a compile error that says so, never a plain float sum; so does a device input
+/// scanned through a policy other than parprim::cuda.
 
 #include <cstddef>
 #include <span>
@@ -27,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include <parprim/cuda_policy.hpp>
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_sum.hpp>
 #include <parprim/detail/transform_view.hpp>
@@ -48,6 +52,12 @@ inline constexpr bool device_input_v<unary_transform_view<B, F>> = device_input_
 template <class B1, class B2, class F>
 inline constexpr bool device_input_v<binary_transform_view<B1, B2, F>> = device_input_v<B1>;
 
+/// \brief Whether `Policy`'s plain scans take exact sums of device inputs (the CUDA policies).
+template <class Policy>
+inline constexpr bool scans_device_exact_v = false;
+template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
+inline constexpr bool scans_device_exact_v<basic_cuda_policy<R, S, Sync>> = true;
+
 /// \brief Whether a call with `Op` on accumulator `T` runs the exact sum.
 template <class Op, class T>
 inline constexpr bool runs_exact_sum_v = is_exact_plus_v<Op>&& ieee_bits_v<T>;
@@ -56,19 +66,22 @@ template <class>
 inline constexpr bool exact_always_false_v = false;
 
 /// \brief Readable compile errors for exact_plus where it is not available: accumulators other
-/// than integers, float and double; and (unless `Reduction`) scans of device inputs.
-template <class Op, class T, class Input, bool Reduction = false>
+/// than integers, float and double; and (unless `DeviceOk`: the reductions, and the CUDA plain
+/// scans) scans of device inputs.
+template <class Op, class T, class Input, bool DeviceOk = false>
 constexpr void require_exact_plus_types() {
   if constexpr (is_exact_plus_v<Op>) {
     static_assert(std::is_integral_v<T> || ieee_bits_v<T>,
                   "parprim::exact_plus sums float and double exactly (and integers as "
                   "parprim::plus); for other accumulator types (long double, user types) use "
                   "parprim::plus");
-    static_assert(Reduction || !(ieee_bits_v<T> && device_input_v<Input>),
-                  "parprim::exact_plus on float / double: the CUDA scans do not take exact_plus "
-                  "yet (the CUDA reductions do). Use a host policy (parprim::seq, parprim::omp, "
-                  "parprim::mpi(comm) with a host local policy), or parprim::plus on the GPU "
-                  "(whose float results depend on the configuration).");
+    static_assert(DeviceOk || !(ieee_bits_v<T> && device_input_v<Input>),
+                  "parprim::exact_plus on float / double: the CUDA segmented scans (and scans of "
+                  "device memory through policies other than parprim::cuda) do not take "
+                  "exact_plus yet (the CUDA reductions and inclusive / exclusive scans do). Use "
+                  "a host policy (parprim::seq, parprim::omp, parprim::mpi(comm) with a host "
+                  "local policy), or parprim::plus on the GPU (whose float results depend on the "
+                  "configuration).");
   }
 }
 
@@ -143,8 +156,9 @@ T routed_reduce(const Policy& policy, const Input& in, T init, const Op& op) {
 template <class Impl, class Policy, class Input, class Output, class Op>
 void routed_inclusive(const Policy& policy, const Input& in, const Output& out, const Op& op) {
   using Out = typename Output::value_type;
-  require_exact_plus_types<Op, Out, Input>();
-  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+  constexpr bool device_ok = scans_device_exact_v<Policy>;
+  require_exact_plus_types<Op, Out, Input, device_ok>();
+  if constexpr (device_ok || !(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
     Impl::inclusive(policy, in, out, backend_op<Out>(op));
 }
 
@@ -153,8 +167,9 @@ template <class Impl, class Policy, class Input, class Output, class Op>
 void routed_exclusive(const Policy& policy, const Input& in, const Output& out,
                       const typename Output::value_type& init, const Op& op) {
   using Out = typename Output::value_type;
-  require_exact_plus_types<Op, Out, Input>();
-  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+  constexpr bool device_ok = scans_device_exact_v<Policy>;
+  require_exact_plus_types<Op, Out, Input, device_ok>();
+  if constexpr (device_ok || !(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
     Impl::exclusive(policy, in, out, backend_init<Op>(init), backend_op<Out>(op));
 }
 

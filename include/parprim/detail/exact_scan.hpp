@@ -24,6 +24,7 @@
 
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_chunk.hpp>
+#include <parprim/detail/macros.hpp>
 
 namespace parprim::detail::exact {
 
@@ -32,15 +33,24 @@ inline constexpr std::size_t min_chunk_scan = 2 * lanes;
 
 /// \brief 2^e for the binade [2^e, 2^(e+1)) of |x|: x's exponent bits alone (0 for zero and
 /// subnormals, infinity for infinities and NaNs).
-inline double binade(double x) {
+PARPRIM_HOST_DEVICE inline double binade(double x) {
   return __builtin_bit_cast(double, __builtin_bit_cast(std::uint64_t, x) & 0x7ff0000000000000ull);
+}
+
+/// \brief |x| (host and device).
+PARPRIM_HOST_DEVICE inline double magnitude_of(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::fabs(x);
+#else
+  return __builtin_fabs(x);
+#endif
 }
 
 /// \brief 1 if `a < b`, else 0, for finite a, b or b = inf: the sign of the exactly signed
 /// a - b. The checks below are written with it (and |, not ||) because a loop whose
 /// conditions are floating-point comparisons does not vectorize (GCC 12 with trapping math);
 /// integer operations on the bits do.
-inline std::uint64_t less(double a, double b) {
+PARPRIM_HOST_DEVICE inline std::uint64_t less(double a, double b) {
   return __builtin_bit_cast(std::uint64_t, a - b) >> 63;
 }
 
@@ -51,20 +61,21 @@ inline std::uint64_t less(double a, double b) {
 /// prefix rounds as u does. The bound also stays below a quarter of the float's last place (the
 /// midpoint below a power of two is that close), and u is a normal float.
 template <int Levels>
-std::uint64_t round_prefix(double a_hi, double a_lo, const double* s, float& out) {
+PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const double* s,
+                                               float& out) {
   double u = a_hi + s[0];
-  double magnitude = __builtin_fabs(u);
+  double magnitude = magnitude_of(u);
   for (int l = 1; l < Levels; ++l) {
     u += s[l];
-    magnitude += __builtin_fabs(u);
+    magnitude += magnitude_of(u);
   }
-  const double bound = 2.0 * __builtin_fabs(a_lo) + 0x1p-52 * magnitude;
+  const double bound = 2.0 * magnitude_of(a_lo) + 0x1p-52 * magnitude;
   constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
   const double m = __builtin_bit_cast(
       double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
   const double e = binade(u);
   out = static_cast<float>(u);
-  return less(__builtin_fabs(u - m), bound) | (less(bound, e * 0x1p-26) ^ 1) | less(e, 0x1p-126) |
+  return less(magnitude_of(u - m), bound) | (less(bound, e * 0x1p-26) ^ 1) | less(e, 0x1p-126) |
          less(0x1p126, e);
 }
 
@@ -73,26 +84,27 @@ std::uint64_t round_prefix(double a_hi, double a_lo, const double* s, float& out
 /// when r is a power of two, and r must be neither tiny (its last place near the subnormals)
 /// nor huge.
 template <int Levels>
-std::uint64_t round_prefix(double a_hi, double a_lo, const double* s, double& out) {
+PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const double* s,
+                                               double& out) {
   const double h = a_hi + s[0];  // TwoSum: a_hi + s[0] == h + l exactly
   const double hb = h - a_hi;
   const double l = (a_hi - (h - hb)) + (s[0] - hb);
   double t = l + a_lo;
-  double magnitude = __builtin_fabs(l) + __builtin_fabs(a_lo);
+  double magnitude = magnitude_of(l) + magnitude_of(a_lo);
   for (int k = 1; k < Levels; ++k) {
     t += s[k];
-    magnitude += __builtin_fabs(s[k]);
+    magnitude += magnitude_of(s[k]);
   }
   const double r = h + t;  // TwoSum: h + t == r + e exactly
   const double rb = r - h;
   const double e = (h - (r - rb)) + (t - rb);
   const double b = binade(r);
-  const double rest = __builtin_fabs(e) + 0x1p-50 * magnitude;
+  const double rest = magnitude_of(e) + 0x1p-50 * magnitude;
   out = r;
   // (with room for the rounding of `rest` itself in the constants)
   const std::uint64_t half = less(rest, b * 0x1.fffffffffffffp-54);
   const std::uint64_t quarter = less(rest, b * 0x1.fffffffffffffp-55);
-  const std::uint64_t above_power_of_two = less(b, __builtin_fabs(r));
+  const std::uint64_t above_power_of_two = less(b, magnitude_of(r));
   const std::uint64_t proved = half & (quarter | above_power_of_two);
   return (proved ^ 1) | less(b, 0x1p-960) | less(0x1p1022, b);
 }
@@ -110,13 +122,13 @@ enum class prefix_mode {
 /// `+ F(0)` turns a -0 into +0 and leaves every other value as it is), else its sign needs the
 /// flags (`zero_unknown` 1: a zero prefix returns 1).
 template <int Levels, prefix_mode Mode, class F>
-std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out,
-                           std::uint64_t zero_unknown) {
+PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out,
+                                               std::uint64_t zero_unknown) {
   if constexpr (Mode == prefix_mode::exact_double) {
     double u = a_hi + s[0];
     for (int l = 1; l < Levels; ++l) u += s[l];
     out = static_cast<F>(u) + F(0);
-    return (less(0.0, __builtin_fabs(u)) ^ 1) & zero_unknown;
+    return (less(0.0, magnitude_of(u)) ^ 1) & zero_unknown;
   } else if constexpr (Mode == prefix_mode::exact_pair) {
     const double h = a_hi + s[0];
     const double hb = h - a_hi;
@@ -124,7 +136,7 @@ std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out,
     for (int l = 1; l < Levels; ++l) t += s[l];
     const double r = h + t;
     out = static_cast<F>(r) + F(0);
-    return (less(0.0, __builtin_fabs(r)) ^ 1) & zero_unknown;
+    return (less(0.0, magnitude_of(r)) ^ 1) & zero_unknown;
   } else {
     (void)zero_unknown;  // (a zero prefix is never proved here: round_prefix returns 1)
     return round_prefix<Levels>(a_hi, a_lo, s, out);
@@ -211,12 +223,16 @@ bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top,
 }
 
 /// \brief Index of the last place of a finite non-zero double: d is a multiple of 2^that.
-inline int last_place(double d) {
+PARPRIM_HOST_DEVICE inline int last_place(double d) {
   const auto u = __builtin_bit_cast(std::uint64_t, d);
   const int field = static_cast<int>((u >> 52) & 0x7ff);
   std::uint64_t m = u & ((std::uint64_t{1} << 52) - 1);
   if (field != 0) m |= std::uint64_t{1} << 52;
+#if defined(__CUDA_ARCH__)
+  return (field != 0 ? field : 1) - 1075 + (__ffsll(static_cast<long long>(m)) - 1);
+#else
   return (field != 0 ? field : 1) - 1075 + __builtin_ctzll(m);
+#endif
 }
 
 /// \brief The cheapest exact way to compute the chunk's prefixes P = A + s_0 + ... when A is
@@ -230,8 +246,8 @@ inline int last_place(double d) {
 ///   l >= 1 of 2^(T_l + 10); below the bound, t is exact, P = h + t, and h + t rounds P once.
 /// Otherwise every prefix is checked (round_prefix).
 template <class F>
-prefix_mode choose_mode(const chunk_survey& s, int levels, int top, double a_hi, double a_lo,
-                        bool a_exact) {
+PARPRIM_HOST_DEVICE prefix_mode choose_mode(const chunk_survey& s, int levels, int top, double a_hi,
+                                            double a_lo, bool a_exact) {
   using fmt = ieee_format<F>;
   if (!a_exact || s.all_zero) return prefix_mode::checked;
   int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - (fmt::precision - 1);
@@ -241,9 +257,9 @@ prefix_mode choose_mode(const chunk_survey& s, int levels, int top, double a_hi,
   const double limit = pow2(grid + 53);
   double tail = 0;  // the bounds of slices 1, 2
   for (int l = 1; l < levels; ++l) tail += pow2(top - l * slice_bits + chunk_log2);
-  const double head = __builtin_fabs(a_hi) + pow2(top + chunk_log2);
+  const double head = magnitude_of(a_hi) + pow2(top + chunk_log2);
   if (a_lo == 0 && head + tail <= limit) return prefix_mode::exact_double;
-  if (sizeof(F) == 8 && head <= 0x1p1022 && head * 0x1p-53 + __builtin_fabs(a_lo) + tail <= limit)
+  if (sizeof(F) == 8 && head <= 0x1p1022 && head * 0x1p-53 + magnitude_of(a_lo) + tail <= limit)
     return prefix_mode::exact_pair;
   return prefix_mode::checked;
 }

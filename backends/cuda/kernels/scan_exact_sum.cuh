@@ -1,0 +1,335 @@
+#pragma once
+/// \file
+/// \brief parprim::exact_plus scans on the GPU: every output is the exact prefix sum of its
+/// operands rounded once, the host scans' bits (detail/exact_scan.hpp, docs/reproducible.md).
+///
+/// Two launches over one wave of blocks; warp w of the grid owns a contiguous run of whole
+/// warp tiles (32 lanes x 128 bytes: 1024 floats, 512 doubles, as the exact sum):
+/// 1. `scan_exact_partials_kernel`: each warp's exact sum, as kernels/reduce_exact_sum.cuh
+///    computes it, into a superaccumulator per warp, and the block's merged into one per block.
+/// 2. `scan_exact_sum_kernel`: block b merges the superaccumulators of the blocks before it
+///    (and `start`: an exclusive scan's init, a carry) by the block merge of the exact sum;
+///    thread 0 adds the block's warps before each warp. So every warp starts from the exact
+///    sum `A` of everything before its run (a superaccumulator in shared memory), and scans its
+///    tiles in order:
+///    - the tile is surveyed and sliced as the exact sum does (`exact::plan_levels`); lane 0
+///      reads `A` once as `a_hi = RN(A)`, `a_lo = RN(A - a_hi)` and picks the host's prefix
+///      mode (`exact::choose_mode`);
+///    - lane l holds 128-byte rows of the tile as 16-byte vectors (vector k*32 + l), so the
+///      running slice sums are a lane's own sums within its vector plus an inclusive scan
+///      across the lanes (shuffles) plus the rows before: all sums of slices of the tile,
+///      exact in any grouping;
+///    - every output is `exact::prefix_value` of `a_hi`, `a_lo` and those exact doubles, the
+///      host's code: proved correctly rounded, or the tile fails. A tile that fails (a prefix
+///      too close to a rounding boundary, zero of unknown sign, subnormal) or that the slices
+///      do not cover goes element by element: lane 0 adds each element to `A` and rounds it
+///      (exact, only slower). Then `A` takes the tile's slice sums.
+/// Every output is the exact prefix rounded once, so the bits do not depend on the grid, the
+/// tile, the GPU or the stream, and equal the host backends'.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <parprim/backends/cuda/kernels/reduce_exact_sum.cuh>
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_chunk.hpp>
+#include <parprim/detail/exact_scan.hpp>
+
+namespace parprim::detail::cuda {
+
+/// \brief Launch shape of the exact scans: 256 threads; the scan kernel's registers (a tile's
+/// elements, its outputs and the running slice sums of a row) allow two blocks per
+/// multiprocessor.
+struct exact_scan_tuning {
+  static constexpr unsigned block_size = 256;
+  static constexpr unsigned scan_blocks_per_sm = 2;
+};
+
+/// \brief Elements of `F` in a 16-byte vector: lane l's row k of a tile is vector k*32 + l.
+template <class F>
+inline constexpr unsigned exact_vector_v = 16 / sizeof(F);
+
+/// \brief Loads the warp tile at `t` (elements past `end` are -0): x[k*V + e] is element
+/// t + (k*32 + lane)*V + e, with 16-byte loads where the input is an aligned array and the tile
+/// whole.
+template <class F, class Load, unsigned Items>
+__device__ void load_scan_tile(const Load& load, std::size_t t, std::size_t end, unsigned lane,
+                               bool aligned, F (&x)[Items]) {
+  constexpr unsigned v = exact_vector_v<F>;
+  if constexpr (direct_load_v<Load, F>) {
+    if (aligned && end - t >= exact_warp_tile_v<F>) {
+      load_tile_vectors(load.in + t, lane, x);
+      return;
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items / v; ++k)
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) {
+      const std::size_t i = t + (k * warp_threads + lane) * v + e;
+      x[k * v + e] = i < end ? load(i) : -F(0);
+    }
+}
+
+/// \brief Stores a tile's outputs in the layout of load_scan_tile (nothing past `end`).
+template <class F, unsigned Items>
+__device__ void store_scan_tile(F* out, std::size_t t, std::size_t end, unsigned lane, bool aligned,
+                                const F (&y)[Items]) {
+  constexpr unsigned v = exact_vector_v<F>;
+  if (aligned && end - t >= exact_warp_tile_v<F>) {
+    auto* vectors = reinterpret_cast<vector16<F>*>(out + t);
+#pragma unroll
+    for (unsigned k = 0; k < Items / v; ++k) {
+      vector16<F> w;
+#pragma unroll
+      for (unsigned e = 0; e < v; ++e) w.v[e] = y[k * v + e];
+      vectors[k * warp_threads + lane] = w;
+    }
+    return;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items / v; ++k)
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) {
+      const std::size_t i = t + (k * warp_threads + lane) * v + e;
+      if (i < end) out[i] = y[k * v + e];
+    }
+}
+
+/// \brief The fast path of a tile (see the file comment): `y` receives every output and
+/// `sums` the tile's `Levels` slice sums; false (on every lane) if an output could not be
+/// proved. `zero_unknown`: as exact::prefix_value.
+template <int Levels, exact::prefix_mode Mode, bool Exclusive, class F, unsigned Items>
+__device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, double a_lo,
+                                 std::uint64_t zero_unknown, unsigned lane, F (&y)[Items],
+                                 double (&sums)[exact::max_levels]) {
+  constexpr unsigned all = 0xffffffffu;
+  constexpr unsigned v = exact_vector_v<F>;
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+#pragma unroll
+  for (int l = 0; l + 1 < Levels; ++l)
+    sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  double carry[Levels];  // the rows before, the same on every lane
+#pragma unroll
+  for (int l = 0; l < Levels; ++l) carry[l] = 0.0;
+  std::uint64_t failed = 0;
+#pragma unroll
+  for (unsigned k = 0; k < Items / v; ++k) {
+    double q[v][Levels];    // the slices of the lane's elements in this row
+    double run[v][Levels];  // their running sums within the lane's vector
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) {
+      double r = static_cast<double>(x[k * v + e]);
+#pragma unroll
+      for (int l = 0; l + 1 < Levels; ++l) {
+        q[e][l] = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
+        r = __dsub_rn(r, q[e][l]);
+      }
+      q[e][Levels - 1] = r;
+#pragma unroll
+      for (int l = 0; l < Levels; ++l)
+        run[e][l] = e == 0 ? q[e][l] : __dadd_rn(run[e - 1][l], q[e][l]);
+    }
+    double before[Levels];  // the row's lanes before this one, plus the rows before
+#pragma unroll
+    for (int l = 0; l < Levels; ++l) {
+      double inclusive = run[v - 1][l];
+#pragma unroll
+      for (unsigned offset = 1; offset < warp_threads; offset *= 2) {
+        const double o = __shfl_up_sync(all, inclusive, offset);
+        if (lane >= offset) inclusive = __dadd_rn(inclusive, o);
+      }
+      before[l] = __dadd_rn(carry[l], __dsub_rn(inclusive, run[v - 1][l]));
+      carry[l] = __dadd_rn(carry[l], __shfl_sync(all, inclusive, warp_threads - 1));
+    }
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) {
+      double s[Levels];
+#pragma unroll
+      for (int l = 0; l < Levels; ++l)
+        s[l] = Exclusive ? __dadd_rn(before[l], __dsub_rn(run[e][l], q[e][l]))
+                         : __dadd_rn(before[l], run[e][l]);
+      failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y[k * v + e], zero_unknown);
+    }
+  }
+#pragma unroll
+  for (int l = 0; l < Levels; ++l) sums[l] = carry[l];
+  return __any_sync(all, failed != 0) == 0;
+}
+
+/// \brief scan_tile_slices for the run-time number of slices and mode.
+template <bool Exclusive, class F, unsigned Items>
+__device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F (&x)[Items], int top,
+                               double a_hi, double a_lo, std::uint64_t zero_unknown, unsigned lane,
+                               F (&y)[Items], double (&sums)[exact::max_levels]) {
+  using exact::prefix_mode;
+  const auto with_levels = [&](auto m) {
+    constexpr prefix_mode M = decltype(m)::value;
+    if (levels == 1)
+      return scan_tile_slices<1, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
+    if (levels == 2)
+      return scan_tile_slices<2, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
+    return scan_tile_slices<3, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
+  };
+  if (mode == prefix_mode::exact_double)
+    return with_levels(std::integral_constant<prefix_mode, prefix_mode::exact_double>{});
+  if constexpr (sizeof(F) == 8)
+    if (mode == prefix_mode::exact_pair)
+      return with_levels(std::integral_constant<prefix_mode, prefix_mode::exact_pair>{});
+  return with_levels(std::integral_constant<prefix_mode, prefix_mode::checked>{});
+}
+
+/// \brief Scans the warp tile at `t` (elements before `end`) onto `acc`, the exact sum of
+/// everything before it (shared memory; lane 0 updates it): fast path, or element by element.
+template <bool Exclusive, class F, class Load>
+__device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::size_t end,
+                               unsigned lane, bool in_aligned, bool out_aligned,
+                               exact_accumulator<F>& acc) {
+  using accumulator = exact_accumulator<F>;
+  using bits = typename ieee_format<F>::bits_type;
+  constexpr unsigned all = 0xffffffffu;
+  constexpr unsigned items = exact_items_v<F>;
+  constexpr unsigned v = exact_vector_v<F>;
+  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
+  F x[items];
+  load_scan_tile(load, t, end, lane, in_aligned, x);
+  const exact::chunk_survey survey = tile_survey(x);
+  int top = 0;
+  const int levels = exact::plan_levels<F>(survey, top);
+  // lane 0 reads the sum before the tile as two doubles and picks the mode (-1: element by
+  // element)
+  double a_hi = 0, a_lo = 0;
+  int mode = -1;
+  std::uint64_t zero_unknown = 1;
+  if (lane == 0 && levels > 0 && !acc.special()) {
+    a_hi = acc.template round<double>();
+    if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) != 0x7ff) {
+      accumulator rest = acc;
+      rest.add_exact_double(-a_hi);
+      a_lo = rest.template round<double>();
+      rest.add_exact_double(-a_lo);
+      mode = static_cast<int>(
+          exact::choose_mode<F>(survey, levels, top, a_hi, a_lo, rest.holds_zero()));
+      // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
+      // (inclusive) the tile's first element, which every prefix of the tile holds
+      const bool known_positive = (acc.state & accumulator::not_only_negative_zeros) != 0 ||
+                                  (!Exclusive && __builtin_bit_cast(bits, x[0]) != negative_zero);
+      zero_unknown = known_positive ? 0 : 1;
+    }
+  }
+  mode = __shfl_sync(all, mode, 0);
+  if (mode >= 0) {
+    a_hi = __shfl_sync(all, a_hi, 0);
+    a_lo = __shfl_sync(all, a_lo, 0);
+    zero_unknown = __shfl_sync(all, zero_unknown, 0);
+    F y[items];
+    double sums[exact::max_levels];
+    if (scan_tile_fast<Exclusive>(levels, static_cast<exact::prefix_mode>(mode), x, top, a_hi, a_lo,
+                                  zero_unknown, lane, y, sums)) {
+      store_scan_tile(out, t, end, lane, out_aligned, y);
+      if (lane == 0) {
+        for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
+        if (survey.not_only_negative_zeros) acc.state |= accumulator::not_only_negative_zeros;
+      }
+      __syncwarp();
+      return;
+    }
+  }
+  // element by element, in sequence order, on lane 0 (the elements come by shuffles)
+#pragma unroll
+  for (unsigned k = 0; k < items / v; ++k) {
+#pragma unroll 1
+    for (unsigned src = 0; src < warp_threads; ++src) {
+#pragma unroll
+      for (unsigned e = 0; e < v; ++e) {
+        const F element = __shfl_sync(all, x[k * v + e], src);
+        const std::size_t i = t + (k * warp_threads + src) * v + e;
+        if (lane == 0 && i < end) {
+          if (Exclusive) out[i] = acc.template round<F>();
+          acc.add(element);
+          if (!Exclusive) out[i] = acc.template round<F>();
+        }
+      }
+    }
+  }
+  __syncwarp();
+}
+
+/// \brief Warp w of the grid owns elements [w * per_warp, (w + 1) * per_warp) (whole warp
+/// tiles; the last run ends at n).
+inline __device__ void warp_run(std::size_t n, std::size_t per_warp, unsigned warps,
+                                std::size_t& first, std::size_t& last) {
+  const std::size_t w = std::size_t(blockIdx.x) * warps + threadIdx.x / warp_threads;
+  first = w * per_warp;
+  last = first >= n ? first : (n - first < per_warp ? n : first + per_warp);
+}
+
+/// \brief Launch 1 (see the file comment): the exact sum of every warp's run into
+/// `warp_sums`, and of every block's into `block_sums`.
+template <unsigned BlockSize, class Load, class F>
+__global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
+    scan_exact_partials_kernel(Load load, std::size_t n, std::size_t per_warp,
+                               exact_accumulator<F>* warp_sums, exact_accumulator<F>* block_sums) {
+  constexpr unsigned warps = BlockSize / warp_threads;
+  const unsigned lane = threadIdx.x % warp_threads;
+  const unsigned warp = threadIdx.x / warp_threads;
+  std::size_t first = 0, last = 0;
+  warp_run(n, per_warp, warps, first, last);
+  exact_accumulator<F> acc = fold_warp_tiles<F>(load, first, last, exact_warp_tile_v<F>, lane);
+  __shared__ exact_accumulator<F> sums[warps];
+  __shared__ std::uint64_t slots[BlockSize][2];
+  if (lane == 0) {
+    sums[warp] = acc;
+    warp_sums[std::size_t(blockIdx.x) * warps + warp] = acc;
+  }
+  __syncwarp();
+  __syncthreads();
+  block_merge<BlockSize, F>(
+      acc, warps,
+      [&](unsigned b, int k) {
+        return k < exact_accumulator<F>::limb_count ? sums[b].limb[k] : sums[b].state;
+      },
+      slots);
+  if (threadIdx.x == 0) block_sums[blockIdx.x] = acc;
+}
+
+/// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
+/// `start` and everything before it.
+template <unsigned BlockSize, bool Exclusive, class Load, class F>
+__global__ void __launch_bounds__(BlockSize, exact_scan_tuning::scan_blocks_per_sm)
+    scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
+                          const exact_accumulator<F>* warp_sums,
+                          const exact_accumulator<F>* block_sums, exact_accumulator<F> start) {
+  constexpr unsigned warps = BlockSize / warp_threads;
+  constexpr std::size_t tile = exact_warp_tile_v<F>;
+  const unsigned lane = threadIdx.x % warp_threads;
+  const unsigned warp = threadIdx.x / warp_threads;
+  __shared__ exact_accumulator<F> before[warps];
+  __shared__ std::uint64_t slots[BlockSize][2];
+  exact_accumulator<F> acc;
+  block_merge<BlockSize, F>(
+      acc, blockIdx.x,
+      [&](unsigned b, int k) {
+        return k < exact_accumulator<F>::limb_count ? block_sums[b].limb[k] : block_sums[b].state;
+      },
+      slots);
+  if (threadIdx.x == 0) {
+    acc.merge(start);
+    before[0] = acc;
+    for (unsigned w = 1; w < warps; ++w) {
+      acc.merge(warp_sums[std::size_t(blockIdx.x) * warps + w - 1]);
+      before[w] = acc;
+    }
+  }
+  __syncthreads();
+  std::size_t first = 0, last = 0;
+  warp_run(n, per_warp, warps, first, last);
+  bool in_aligned = false;
+  if constexpr (direct_load_v<Load, F>)
+    in_aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
+  const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  for (std::size_t t = first; t < last; t += tile)
+    scan_warp_tile<Exclusive>(load, out, t, last, lane, in_aligned, out_aligned, before[warp]);
+}
+
+}  // namespace parprim::detail::cuda
