@@ -81,10 +81,11 @@ struct rotated_inputs {
 };
 
 /// \brief How many identical input buffers of `bytes` each the benchmarks rotate over: together
-/// at least 3 x 60 MB (so no input comes out of L2), at least 2, at most 64.
+/// at least 3 x 60 MB (so no input comes out of L2), at least 2, at most 4096 (2881 buffers of
+/// the matrix's smallest input, 2^16 one-byte elements).
 inline std::size_t rotation_count(std::size_t bytes) {
   const std::size_t count = (std::size_t(180) << 20) / bytes + 1;
-  return count < 2 ? 2 : (count > 64 ? 64 : count);
+  return count < 2 ? 2 : (count > 4096 ? 4096 : count);
 }
 
 /// \brief The inputs for (T, n), made on first use; the previous (T', n') set is freed first,
