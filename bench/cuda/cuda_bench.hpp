@@ -49,10 +49,19 @@ inline const std::vector<std::int64_t>& sizes() {
   return s;
 }
 
+/// \brief The element-type name in benchmark names (a user struct names itself: `bench_name`).
 template <class T>
 constexpr const char* type_name() {
-  if constexpr (std::is_same_v<T, std::int32_t>)
+  if constexpr (requires { T::bench_name; })
+    return T::bench_name;
+  else if constexpr (std::is_same_v<T, std::int8_t>)
+    return "int8";
+  else if constexpr (std::is_same_v<T, std::int32_t>)
     return "int32";
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return "uint32";
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return "int64";
   else if constexpr (std::is_same_v<T, float>)
     return "float32";
   else if constexpr (std::is_same_v<T, double>)
@@ -62,7 +71,8 @@ constexpr const char* type_name() {
 }
 
 /// \brief Identical copies of one input of n elements x[i] in [-8, 8] (integers, exact in
-/// every type), on the current device, and the exact sum.
+/// every type; a user struct makes its element with `T::from_element(x, i)`), on the current
+/// device, and the exact sum of the integers.
 template <class T>
 struct rotated_inputs {
   std::vector<const T*> buffers;
@@ -71,15 +81,17 @@ struct rotated_inputs {
 };
 
 /// \brief How many identical input buffers of `bytes` each the benchmarks rotate over: together
-/// at least 3 x 60 MB (so no input comes out of L2), at least 2, at most 64.
+/// at least 3 x 60 MB (so no input comes out of L2), at least 2, at most 4096 (2881 buffers of
+/// the matrix's smallest input, 2^16 one-byte elements).
 inline std::size_t rotation_count(std::size_t bytes) {
   const std::size_t count = (std::size_t(180) << 20) / bytes + 1;
-  return count < 2 ? 2 : (count > 64 ? 64 : count);
+  return count < 2 ? 2 : (count > 4096 ? 4096 : count);
 }
 
 /// \brief The inputs for (T, n), made on first use; the previous (T', n') set is freed first,
 /// so only one set is alive (filling on the GPU is fast next to the timed runs).
-/// Instantiated for int32, float, double in inputs.cu.
+/// Instantiated in inputs.cu for int32, float, double and the matrix's other types
+/// (matrix_bench.hpp).
 template <class T>
 const rotated_inputs<T>& inputs_for(std::size_t n);
 
@@ -88,6 +100,29 @@ cudaStream_t bench_stream();
 
 /// \brief Whether a GPU is present; benchmarks skip with an error message otherwise.
 bool have_gpu();
+
+/// \brief The timed loop: `call(next++)` (rotation k = next) bracketed by CUDA events on the
+/// bench stream, each iteration's manual time the events' interval (`call` returns after its
+/// work is enqueued or done; the stop event is recorded after it returns).
+template <class Call>
+void time_rotations(benchmark::State& state, std::size_t& next, Call call) {
+  const cudaStream_t stream = bench_stream();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  for (auto _ : state) {
+    const std::size_t k = next++;
+    cudaEventRecord(start, stream);
+    call(k);
+    cudaEventRecord(stop, stream);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+}
 
 /// \brief Times `call(in)` (which returns the result on the host, or `T` after the stream
 /// work is enqueued: the stop event is recorded after it returns) over the rotated inputs and
@@ -99,46 +134,33 @@ void run_reduce(benchmark::State& state, std::size_t n, Call call) {
     return;
   }
   const auto& in = inputs_for<T>(n);
-  const cudaStream_t stream = bench_stream();
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
   std::size_t next = 0;
   for (int w = 0; w < 3; ++w) (void)call(in.buffers[next++ % in.buffers.size()]);
   const T first = call(in.buffers[0]);
-  cudaStreamSynchronize(stream);
+  cudaStreamSynchronize(bench_stream());
   if (static_cast<std::int64_t>(first) != in.sum || static_cast<T>(in.sum) != first) {
     state.SkipWithError(
         ("wrong result " + std::to_string(first) + ", expected " + std::to_string(in.sum)).c_str());
   } else {
-    for (auto _ : state) {
-      const T* x = in.buffers[next++ % in.buffers.size()];
-      cudaEventRecord(start, stream);
-      const T r = call(x);
-      cudaEventRecord(stop, stream);
-      cudaEventSynchronize(stop);
-      parprim_bench::keep(r);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-    }
+    time_rotations(state, next, [&](std::size_t k) {
+      parprim_bench::keep(call(in.buffers[k % in.buffers.size()]));
+    });
   }
   const auto it = static_cast<std::int64_t>(state.iterations());
   state.SetItemsProcessed(it * static_cast<std::int64_t>(n));
   state.SetBytesProcessed(it * static_cast<std::int64_t>(n * sizeof(T)));
   state.counters["traffic"] = benchmark::Counter(static_cast<double>(n * sizeof(T)),
                                                  benchmark::Counter::kIsIterationInvariantRate);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
 }
 
 /// \brief Registers `name/n:<N>/manual_time` for every size with the common settings.
 void add(const std::string& name, std::function<void(benchmark::State&, std::size_t)> fn);
 
-/// \brief Registers `name/n:<N>/manual_time` for one size with the settings of `add`, for files
-/// that register (size, input set) outermost and competitor innermost.
-void register_one(const std::string& name, std::size_t n,
-                  std::function<void(benchmark::State&)> fn);
+/// \brief Registers `name/n:<N>/manual_time` for one size with the settings of `add` (min time
+/// 0.05 s unless given), for files that register (size, input set) outermost and competitor
+/// innermost.
+void register_one(const std::string& name, std::size_t n, std::function<void(benchmark::State&)> fn,
+                  double min_time = 0.05);
 
 /// \brief Runs `f` during static initialisation (one registrar per .cpp/.cu file).
 template <class F>

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cuda_bench.hpp"
+#include "matrix_bench.hpp"
 
 namespace parprim_bench::cuda {
 namespace {
@@ -26,7 +27,10 @@ template <class T>
 __global__ void fill(T* x, std::size_t n) {
   for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
        i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = static_cast<T>(element(i));
+    if constexpr (requires { T::from_element(std::int64_t(0), std::uint64_t(0)); })
+      x[i] = T::from_element(element(i), i);
+    else
+      x[i] = static_cast<T>(element(i));
 }
 
 /// \brief The exact sum, with integer atomics (a reference, not a competitor).
@@ -115,14 +119,20 @@ const rotated_inputs<T>& inputs_for(std::size_t n) {
 template const rotated_inputs<std::int32_t>& inputs_for<std::int32_t>(std::size_t);
 template const rotated_inputs<float>& inputs_for<float>(std::size_t);
 template const rotated_inputs<double>& inputs_for<double>(std::size_t);
+// the matrix's other input types (matrix_bench.hpp)
+template const rotated_inputs<std::int8_t>& inputs_for<std::int8_t>(std::size_t);
+template const rotated_inputs<std::uint32_t>& inputs_for<std::uint32_t>(std::size_t);
+template const rotated_inputs<std::int64_t>& inputs_for<std::int64_t>(std::size_t);
+template const rotated_inputs<arg_f32_u32>& inputs_for<arg_f32_u32>(std::size_t);
+template const rotated_inputs<affine_f64>& inputs_for<affine_f64>(std::size_t);
 
-void register_one(const std::string& name, std::size_t n,
-                  std::function<void(benchmark::State&)> fn) {
+void register_one(const std::string& name, std::size_t n, std::function<void(benchmark::State&)> fn,
+                  double min_time) {
   benchmark::RegisterBenchmark((name + "/n:" + std::to_string(n)).c_str(),
                                [fn](benchmark::State& s) { fn(s); })
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
-      ->MinTime(0.05)
+      ->MinTime(min_time)
       ->Repetitions(5)
       ->ReportAggregatesOnly(true);
 }

@@ -102,6 +102,15 @@ std::string check_scan(const T* x, const std::uint8_t* flags, const T* out, std:
 /// \brief Whether `bytes` in all fit in 3/4 of the GPU's memory.
 bool scan_fits(std::size_t bytes);
 
+/// \brief scan_fits(bytes), else skips the benchmark with how many GiB it needs.
+inline bool fits_or_skip(benchmark::State& state, std::size_t bytes) {
+  if (scan_fits(bytes)) return true;
+  state.SkipWithError(
+      ("needs " + std::to_string(bytes >> 30) + " GiB of GPU memory: more than 3/4 of this GPU's")
+          .c_str());
+  return false;
+}
+
 // The CUB and Thrust anchors (scan_cub_thrust.cu): each returns after synchronising the bench
 // stream. Instantiated for int32, float, double.
 template <class T>
@@ -144,12 +153,7 @@ void run_scan(benchmark::State& state, const scan_setup& s, Call call) {
   const std::size_t need =
       copies * value_bytes + value_bytes +
       (s.segmented ? copies * n * (1 + (s.keys ? sizeof(std::int32_t) : 0)) : 0);
-  if (!scan_fits(need)) {
-    state.SkipWithError(
-        ("needs " + std::to_string(need >> 30) + " GiB of GPU memory: more than 3/4 of this GPU's")
-            .c_str());
-    return;
-  }
+  if (!fits_or_skip(state, need)) return;
   const auto& in = inputs_for<T>(n);
   const std::size_t rotations = in.buffers.size();
   const segment_inputs* seg = s.segmented ? segments_for(n, s.length, rotations, s.keys) : nullptr;
@@ -181,21 +185,7 @@ void run_scan(benchmark::State& state, const scan_setup& s, Call call) {
     state.SkipWithError(error.c_str());
     return;
   }
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  for (auto _ : state) {
-    const scan_args<T> a = args(next++);
-    cudaEventRecord(start, stream);
-    call(a);
-    cudaEventRecord(stop, stream);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  time_rotations(state, next, [&](std::size_t k) { call(args(k)); });
   // The last timed call's output (every rotation holds the same input).
   const std::size_t last = (next - 1) % rotations;
   error = check_scan<T>(in.buffers[last], seg ? seg->flags[last] : nullptr, out, n, s.what);

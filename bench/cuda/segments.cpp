@@ -224,12 +224,7 @@ void run_segments(benchmark::State& state, const segment_setup& s, Call call) {
   const std::size_t keys_at = (k * sizeof(T) + 255) / 256 * 256;  // keys_out in the same buffer
   const std::size_t out_bytes = keys ? keys_at + k * sizeof(std::int32_t) : k * sizeof(T);
   const std::size_t need = copies * value_bytes + held + out_bytes;
-  if (!scan_fits(need)) {
-    state.SkipWithError(
-        ("needs " + std::to_string(need >> 30) + " GiB of GPU memory: more than 3/4 of this GPU's")
-            .c_str());
-    return;
-  }
+  if (!fits_or_skip(state, need)) return;
   const auto& in = inputs_for<T>(n);
   const std::size_t rotations = in.buffers.size();
   const std::vector<const std::int32_t*>* offsets =
@@ -274,21 +269,7 @@ void run_segments(benchmark::State& state, const segment_setup& s, Call call) {
     state.SkipWithError(error.c_str());
     return;
   }
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  for (auto _ : state) {
-    const segment_args<T> a = args(next++);
-    cudaEventRecord(start, stream);
-    parprim_bench::keep(call(a));
-    cudaEventRecord(stop, stream);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  time_rotations(state, next, [&](std::size_t r) { parprim_bench::keep(call(args(r))); });
   const auto it = static_cast<std::int64_t>(state.iterations());
   state.SetItemsProcessed(it * static_cast<std::int64_t>(n));
   state.SetBytesProcessed(it * static_cast<std::int64_t>(value_bytes));

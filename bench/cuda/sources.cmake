@@ -18,4 +18,13 @@ set(parprim_cuda_bench_sources
   ${CMAKE_CURRENT_LIST_DIR}/scan_cub_thrust.cu
   # segmented_reduce, reduce_by_key (names and method: segments_bench.hpp)
   ${CMAKE_CURRENT_LIST_DIR}/segments.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/segments_cub.cu)
+  ${CMAKE_CURRENT_LIST_DIR}/segments_cub.cu
+  # the matrix against CUB: types x operators x primitives x sizes (names and method:
+  # matrix_bench.hpp); CUB's cells in three files so that a parallel build overlaps them
+  ${CMAKE_CURRENT_LIST_DIR}/matrix.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_check.cu
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_parprim_builtin.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_parprim_user.cu
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_cub_narrow.cu
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_cub_wide.cu
+  ${CMAKE_CURRENT_LIST_DIR}/matrix_cub_user.cu)
