@@ -50,23 +50,28 @@ using tile_registers_for =
 template <class P>
 using tile_rung4 = tile_registers_for<256, P>;
 /// \brief Rung 5's tile (measured on the H200: dev/scan_sweep.cu, dev/segmented_sweep.cu,
-/// docs/kernels.md): plain scans of 4-byte inputs 256 threads x 28, of 8-byte inputs 256 x 12;
-/// segmented scans of 4-byte inputs with an exact operator 256 x 24 (values and a head bitmask);
+/// docs/kernels.md): plain scans of 4-byte inputs 256 threads x 28, of 8-byte inputs 256 x 12,
+/// of 1- and 2-byte inputs into 4-byte values 256 x 32 (no spill at 64 registers); segmented
+/// scans of 4-byte inputs with an exact operator 256 x 24 (values and a head bitmask);
 /// the 4-byte tiles' registers capped for 4 blocks per SM (tile_registers::min_blocks_per_sm);
 /// everything else 512 threads x register_items_v.
 template <class P>
 struct rung5_shape {
   using E = typename P::element_type;
   static constexpr std::size_t in_bytes = sizeof(input_of_t<P>);
+  /// narrow inputs (1 and 2 bytes) widened into 4-byte values: 256 x 32 (two 16-byte vectors
+  /// of int8 input a thread)
+  static constexpr bool narrow_tuned = !P::segmented && in_bytes < 4 && sizeof(E) == 4;
   static constexpr bool plain_tuned =
       !P::segmented && (in_bytes == 4 || in_bytes == 8) && sizeof(E) <= 8;
   static constexpr bool segmented_tuned =
       P::segmented && exact_grouping_v<typename P::op_type, typename P::value_type> &&
       in_bytes == 4 && sizeof(E) <= 4;
-  static constexpr unsigned block = plain_tuned || segmented_tuned
+  static constexpr unsigned block = plain_tuned || segmented_tuned || narrow_tuned
                                         ? look_back_tuning::block_size_small
                                         : look_back_tuning::block_size_large;
   static constexpr unsigned items = segmented_tuned ? look_back_tuning::segmented_items
+                                    : narrow_tuned  ? 32u
                                     : plain_tuned && sizeof(E) <= 4 ? look_back_tuning::plain_items
                                     : plain_tuned                   ? 12u
                                                   : register_items_v<input_of_t<P>, E>;

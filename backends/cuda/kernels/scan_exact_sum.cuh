@@ -179,13 +179,103 @@ __device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F (&x)
   return with_levels(std::integral_constant<prefix_mode, prefix_mode::checked>{});
 }
 
-/// \brief Scans the warp tile at `t` (elements before `end`) onto `acc`, the exact sum of
-/// everything before it (shared memory; lane 0 updates it): fast path, or element by element.
+/// \brief The exact sum before a warp's next tile: the superaccumulator `acc` (shared memory,
+/// lane 0's) plus `pending`, the slice sums of the fast tiles not yet added to it; and, while
+/// `known`, that sum read as `a_hi + a_lo` (exactly if `exact`). After a fast tile whose prefix
+/// mode was exact (exact_double, exact_pair) the new sum is known exactly without reading the
+/// superaccumulator: `a_hi + S_0 + S_1 + S_2` (exact_double), or `r + e` from the TwoSums of
+/// exact_pair. Only a tile after a checked or element-by-element one reads it (rounding 6 or 34
+/// limbs on lane 0). Warp-uniform (every lane holds the same).
+template <class F>
+struct warp_prefix {
+  warp_digits<F> pending;
+  unsigned pending_tiles;
+  bool pending_nonzero;  ///< a fast tile held an operand other than -0
+  bool known;
+  bool exact;
+  bool nonzero;  ///< an operand other than -0 came before (a zero prefix is then +0)
+  double a_hi;
+  double a_lo;
+
+  __device__ void clear() {
+    pending.clear();
+    pending_tiles = 0;
+    pending_nonzero = false;
+    known = false;
+  }
+
+  /// \brief Adds `pending` to `acc` (every lane calls).
+  __device__ void flush(exact_accumulator<F>& acc, unsigned lane) {
+    if (pending_tiles == 0 && !pending_nonzero) return;
+    pending.add_to(acc, lane);
+    if (lane == 0 && pending_nonzero) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
+    pending.clear();
+    pending_tiles = 0;
+    pending_nonzero = false;
+    __syncwarp();
+  }
+
+  /// \brief Reads the sum from `acc` (after flush); `known` stays false where it is an
+  /// infinity, a NaN or beyond the doubles.
+  __device__ void read(exact_accumulator<F>& acc, unsigned lane) {
+    constexpr unsigned all = 0xffffffffu;
+    flush(acc, lane);
+    int ok = 0, is_exact = 0, is_nonzero = 0;
+    if (lane == 0 && !acc.special()) {
+      a_hi = acc.template round<double>();
+      if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) != 0x7ff) {
+        exact_accumulator<F> rest = acc;
+        rest.add_exact_double(-a_hi);
+        a_lo = rest.template round<double>();
+        rest.add_exact_double(-a_lo);
+        ok = 1;
+        is_exact = rest.holds_zero() ? 1 : 0;
+        is_nonzero = (acc.state & exact_accumulator<F>::not_only_negative_zeros) != 0 ? 1 : 0;
+      }
+    }
+    known = __shfl_sync(all, ok, 0) != 0;
+    exact = __shfl_sync(all, is_exact, 0) != 0;
+    nonzero = __shfl_sync(all, is_nonzero, 0) != 0;
+    a_hi = __shfl_sync(all, a_hi, 0);
+    a_lo = __shfl_sync(all, a_lo, 0);
+  }
+
+  /// \brief After a fast tile with slice sums `sums` computed in `mode`.
+  __device__ void add_tile(const double (&sums)[exact::max_levels], int levels,
+                           exact::prefix_mode mode, bool tile_nonzero, unsigned lane) {
+    for (int l = 0; l < levels; ++l) pending.add(sums[l], lane);
+    pending_nonzero |= tile_nonzero;
+    nonzero |= tile_nonzero;
+    if (++pending_tiles == (1u << 28)) known = false;  // (3 additions a tile: flush before 2^30)
+    if (mode == exact::prefix_mode::exact_double) {
+      // every partial sum of a_hi + S_0 + S_1 + ... is exact (choose_mode's bound)
+      double u = a_hi;
+      for (int l = 0; l < levels; ++l) u += sums[l];
+      a_hi = u;
+      a_lo = 0;
+    } else if (mode == exact::prefix_mode::exact_pair) {
+      // as prefix_value's exact_pair for the tile's last prefix: a_hi + S_0 = h + l (TwoSum),
+      // t = l + a_lo + S_1 + ... exactly, and h + t = r + e (TwoSum)
+      const double h = a_hi + sums[0];
+      const double hb = h - a_hi;
+      double t = (a_hi - (h - hb)) + (sums[0] - hb) + a_lo;
+      for (int l = 1; l < levels; ++l) t += sums[l];
+      const double r = h + t;
+      const double rb = r - h;
+      a_lo = (h - (r - rb)) + (t - rb);
+      a_hi = r;
+    } else {
+      known = false;
+    }
+  }
+};
+
+/// \brief Scans the warp tile at `t` (elements before `end`) after the sum `prefix` (with `acc`,
+/// the warp's superaccumulator in shared memory): fast path, or element by element.
 template <bool Exclusive, class F, class Load>
 __device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::size_t end,
                                unsigned lane, bool in_aligned, bool out_aligned,
-                               exact_accumulator<F>& acc) {
-  using accumulator = exact_accumulator<F>;
+                               exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
   using bits = typename ieee_format<F>::bits_type;
   constexpr unsigned all = 0xffffffffu;
   constexpr unsigned items = exact_items_v<F>;
@@ -196,46 +286,29 @@ __device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::siz
   const exact::chunk_survey survey = tile_survey(x);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
-  // lane 0 reads the sum before the tile as two doubles and picks the mode (-1: element by
-  // element)
-  double a_hi = 0, a_lo = 0;
-  int mode = -1;
-  std::uint64_t zero_unknown = 1;
-  if (lane == 0 && levels > 0 && !acc.special()) {
-    a_hi = acc.template round<double>();
-    if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) != 0x7ff) {
-      accumulator rest = acc;
-      rest.add_exact_double(-a_hi);
-      a_lo = rest.template round<double>();
-      rest.add_exact_double(-a_lo);
-      mode = static_cast<int>(
-          exact::choose_mode<F>(survey, levels, top, a_hi, a_lo, rest.holds_zero()));
+  if (levels > 0) {
+    if (!prefix.known) prefix.read(acc, lane);
+    if (prefix.known) {
+      const exact::prefix_mode mode =
+          exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
       // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
       // (inclusive) the tile's first element, which every prefix of the tile holds
-      const bool known_positive = (acc.state & accumulator::not_only_negative_zeros) != 0 ||
-                                  (!Exclusive && __builtin_bit_cast(bits, x[0]) != negative_zero);
-      zero_unknown = known_positive ? 0 : 1;
-    }
-  }
-  mode = __shfl_sync(all, mode, 0);
-  if (mode >= 0) {
-    a_hi = __shfl_sync(all, a_hi, 0);
-    a_lo = __shfl_sync(all, a_lo, 0);
-    zero_unknown = __shfl_sync(all, zero_unknown, 0);
-    F y[items];
-    double sums[exact::max_levels];
-    if (scan_tile_fast<Exclusive>(levels, static_cast<exact::prefix_mode>(mode), x, top, a_hi, a_lo,
-                                  zero_unknown, lane, y, sums)) {
-      store_scan_tile(out, t, end, lane, out_aligned, y);
-      if (lane == 0) {
-        for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
-        if (survey.not_only_negative_zeros) acc.state |= accumulator::not_only_negative_zeros;
+      const bool first_nonzero =
+          __builtin_bit_cast(bits, __shfl_sync(all, x[0], 0)) != negative_zero;
+      const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
+      F y[items];
+      double sums[exact::max_levels];
+      if (scan_tile_fast<Exclusive>(levels, mode, x, top, prefix.a_hi, prefix.a_lo, zero_unknown,
+                                    lane, y, sums)) {
+        store_scan_tile(out, t, end, lane, out_aligned, y);
+        prefix.add_tile(sums, levels, mode, survey.not_only_negative_zeros, lane);
+        return;
       }
-      __syncwarp();
-      return;
     }
   }
   // element by element, in sequence order, on lane 0 (the elements come by shuffles)
+  prefix.flush(acc, lane);
+  prefix.known = false;
 #pragma unroll
   for (unsigned k = 0; k < items / v; ++k) {
 #pragma unroll 1
@@ -328,8 +401,11 @@ __global__ void __launch_bounds__(BlockSize, exact_scan_tuning::scan_blocks_per_
   if constexpr (direct_load_v<Load, F>)
     in_aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
   const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  warp_prefix<F> prefix;
+  prefix.clear();
   for (std::size_t t = first; t < last; t += tile)
-    scan_warp_tile<Exclusive>(load, out, t, last, lane, in_aligned, out_aligned, before[warp]);
+    scan_warp_tile<Exclusive>(load, out, t, last, lane, in_aligned, out_aligned, before[warp],
+                              prefix);
 }
 
 }  // namespace parprim::detail::cuda
