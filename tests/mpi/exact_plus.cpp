@@ -23,6 +23,7 @@ namespace {
 
 using parprim_test::exact_expected;
 using parprim_test::exact_mix;
+using parprim_test::same_bits;
 
 template <class Local, class F>
 struct exact_combo {
@@ -47,17 +48,6 @@ struct exact_combo_names {
 };
 
 /// \brief Bitwise comparison of a gathered result with the reference; the first mismatch.
-template <class F>
-::testing::AssertionResult same_bits(const std::vector<F>& got, const std::vector<F>& want) {
-  if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
-  std::size_t bad = 0, first = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::memcmp(&got[i], &want[i], sizeof(F)) != 0 && bad++ == 0) first = i;
-  if (bad == 0) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure()
-         << bad << " of " << got.size() << " elements differ, first at " << first << ": "
-         << got[first] << " instead of " << want[first];
-}
 
 template <class F>
 bool same_value(F a, F b) {

@@ -23,6 +23,8 @@
 
 #include <gtest/gtest.h>
 
+#include "../support/exact_reference.hpp"
+#include "../support/exact_values.hpp"
 #include "support.hpp"
 
 namespace parprim_mpi_test {
@@ -340,6 +342,66 @@ TEST(MpiLocalCudaSegmented, LastHeadSearch) {
 }
 
 // --- larger blocks -------------------------------------------------------------------------------
+
+// --- exact_plus ------------------------------------------------------------------------------
+
+/// exact_plus on device blocks: reduce and both scans (in place too) bitwise equal to the
+/// independent exact reference of the global sequence, for every rank split (empty blocks
+/// included): the ranks' superaccumulators cross the network, the GPU rounds.
+template <class F>
+void exact_on_gpu() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  using parprim_test::exact_expected;
+  using parprim_test::exact_mix;
+  using parprim_test::same_bits;
+  SCOPED_TRACE(seed_trace());
+  const world w = comm_world();
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::cuda);
+  use_rank_gpu(policy);
+  const parprim::exact_plus op{};
+  std::uint64_t k = 0;
+  for (const exact_mix mix :
+       {exact_mix::uniform, exact_mix::cancellation, exact_mix::wide, exact_mix::special,
+        exact_mix::signed_zeros, exact_mix::zero_prefixes}) {
+    SCOPED_TRACE(std::string("input: ") + parprim_test::exact_mix_name(mix));
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, std::size_t{5}, std::size_t{1025}, std::size_t{20011}}) {
+      for (const split s : all_splits) {
+        rng_t r = make_rng(static_cast<std::uint64_t>(mix) + 201, n, ++k);
+        const std::vector<F> in = parprim_test::exact_input<F>(mix, r, n);
+        const F init = parprim_test::exact_input<F>(mix, r, 1)[0];
+        const layout l = make_layout(s, n, w.size, r);
+        SCOPED_TRACE("n = " + std::to_string(n) + ", split: " + split_name(s));
+        const auto mine = std::span<const F>(in).subspan(l.offset[w.rank], l.count[w.rank]);
+        auto data = upload<F>(mine);
+        const parprim::device_span<const F> d(data.span());
+        parprim::device_buffer<F> out(mine.size());
+        const F sum = parprim::reduce(policy, d, init, op);
+        EXPECT_TRUE(same_bits(std::vector<F>{sum}, {exact_expected<F>::reduce(in, init)}))
+            << "reduce";
+        parprim::inclusive_scan(policy, d, out.span(), op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out.to_host(), l),
+                              exact_expected<F>::scan(in, nullptr, false, init)))
+            << "inclusive_scan";
+        parprim::exclusive_scan(policy, d, out.span(), init, op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out.to_host(), l),
+                              exact_expected<F>::scan(in, nullptr, true, init)))
+            << "exclusive_scan";
+        parprim::inclusive_scan(policy, d, data.span(), op);
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(data.to_host(), l),
+                              exact_expected<F>::scan(in, nullptr, false, init)))
+            << "inclusive_scan in place";
+      }
+    }
+  }
+}
+
+TEST(MpiLocalCudaExact, FloatReduceAndScans) {
+  exact_on_gpu<float>();
+}
+TEST(MpiLocalCudaExact, DoubleReduceAndScans) {
+  exact_on_gpu<double>();
+}
 
 /// A few million elements over uneven blocks: multi-tile kernels, long carries.
 TEST(MpiLocalCudaLarge, ScansAndReduce) {

@@ -20,6 +20,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 namespace parprim_test {
 
 template <class F>
@@ -168,5 +170,18 @@ struct exact_expected {
     return out;
   }
 };
+
+/// \brief Whether `got` equals `want` bit for bit; else how many differ and the first.
+template <class F>
+::testing::AssertionResult same_bits(const std::vector<F>& got, const std::vector<F>& want) {
+  if (got.size() != want.size()) return ::testing::AssertionFailure() << "sizes differ";
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (std::memcmp(&got[i], &want[i], sizeof(F)) != 0 && bad++ == 0) first = i;
+  if (bad == 0) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << bad << " of " << got.size() << " elements differ, first at " << first << ": "
+         << got[first] << " instead of " << want[first];
+}
 
 }  // namespace parprim_test

@@ -27,6 +27,9 @@
 ///   GPU scan that takes the carry from the left as an operand (`carry` of
 ///   detail::cuda::scan, backends/cuda/detail/scan_entry.hpp): reads n T, writes n T. No
 ///   fix-up pass. In total 3 n T moved (the last rank 2 n T, a lone GPU 2 n T).
+///   With parprim::exact_plus on float or double the values are superaccumulators (the exact
+///   fold on the GPU, `MPI_Exscan` on their datatype) and the scan is the GPU exact scan
+///   (detail::cuda::exact_scan) from that carry: every output the exact prefix rounded once.
 /// - segmented scans: ranks other than the last need their block's {value, head} pair: the
 ///   fold from the block's last head to its end, and whether it holds a head. The last head
 ///   is found from the end: the last `segmented_search_window` bytes (64 KiB) of flags are
@@ -82,6 +85,9 @@
 #include <parprim/cuda_policy.hpp>
 #include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_accumulator.hpp>
+#include <parprim/detail/exact_dispatch.hpp>
+#include <parprim/detail/exact_sum.hpp>
 #include <parprim/detail/segmented.hpp>
 #include <parprim/device_span.hpp>
 #include <parprim/error.hpp>
@@ -321,6 +327,10 @@ struct reduce_impl<mpi_policy<basic_cuda_policy<R, S>>> {
   }
 };
 
+/// \brief The MPI scans over local CUDA policies take exact_plus on device blocks too.
+template <cuda_reduce_rung R, cuda_scan_rung S>
+inline constexpr bool scans_device_exact_v<mpi_policy<basic_cuda_policy<R, S>>> = true;
+
 template <cuda_reduce_rung R, cuda_scan_rung S>
 struct scan_impl<mpi_policy<basic_cuda_policy<R, S>>> {
   using policy_type = mpi_policy<basic_cuda_policy<R, S>>;
@@ -337,6 +347,20 @@ struct scan_impl<mpi_policy<basic_cuda_policy<R, S>>> {
     run(policy, in, out, cuda::scan_kind::exclusive, &init, op);
   }
 
+  /// \brief parprim::exact_plus on float or double: the ranks' superaccumulators cross the
+  /// network (MPI_Exscan on their datatype) and the GPU exact scan starts from the carry.
+  template <class In, class F>
+  static void inclusive(const policy_type& policy, device_span<const In> in, device_span<F> out,
+                        exact_sum<F> op) {
+    run_exact(policy, in, out, cuda::scan_kind::inclusive,
+              static_cast<const exact_accumulator<F>*>(nullptr), op);
+  }
+  template <class In, class F>
+  static void exclusive(const policy_type& policy, device_span<const In> in, device_span<F> out,
+                        exact_accumulator<F> init, exact_sum<F> op) {
+    run_exact(policy, in, out, cuda::scan_kind::exclusive, &init, op);
+  }
+
   template <class In, class Out, class... Rest>
   static void inclusive(const policy_type&, std::span<const In>, std::span<Out>, Rest&&...) {
     mpi_cuda_reject_host<In>();
@@ -347,6 +371,28 @@ struct scan_impl<mpi_policy<basic_cuda_policy<R, S>>> {
   }
 
  private:
+  /// As `run`, on superaccumulators.
+  template <class In, class F>
+  static void run_exact(const policy_type& policy, device_span<const In> in, device_span<F> out,
+                        cuda::scan_kind kind, const exact_accumulator<F>* init, exact_sum<F> op) {
+    namespace md = mpi_detail;
+#if !defined(__CUDACC__)
+    static_assert(cuda::precompiled_exact_scan_v<In, F>,
+                  "parprim exact_plus scans on parprim::mpi(comm).local(parprim::cuda) from a "
+                  "translation unit not compiled by nvcc: the parprim::cuda library holds them "
+                  "for float and double elements into outputs of the same type");
+#endif
+    const md::context ctx = md::make_context(policy.communicator());
+    const auto local = md::on_local_device(ctx, policy.local_policy());
+    std::optional<exact_accumulator<F>> total;
+    if (!in.empty() && ctx.rank + 1 < ctx.size)
+      total = md::fold_block<exact_accumulator<F>>(local, in, op);
+    const std::optional<exact_accumulator<F>> carry = md::exscan_across(ctx, total, op);
+    if (in.empty()) return;
+    cuda::exact_scan<In, F>(md::launch_of(local), in.data(), out.data(), in.size(), kind, init,
+                            carry ? &*carry : nullptr);
+  }
+
   /// Block total (not on the last rank), MPI_Exscan, one GPU scan with the carry folded in.
   template <class In, class Out, class Op>
   static void run(const policy_type& policy, device_span<const In> in, device_span<Out> out,
