@@ -49,26 +49,31 @@ struct exact_scan_tuning {
 template <class F>
 inline constexpr unsigned exact_vector_v = 16 / sizeof(F);
 
+/// \brief body(j, i) for each of a lane's `Items` elements of the warp tile at `t`: register
+/// j = k*V + e holds element i = t + (k*32 + lane)*V + e.
+template <class F, unsigned Items, class Body>
+__device__ void for_each_tile_element(std::size_t t, unsigned lane, Body body) {
+  constexpr unsigned v = exact_vector_v<F>;
+#pragma unroll
+  for (unsigned k = 0; k < Items / v; ++k)
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) body(k * v + e, t + (k * warp_threads + lane) * v + e);
+}
+
 /// \brief Loads the warp tile at `t` (elements past `end` are -0): x[k*V + e] is element
 /// t + (k*32 + lane)*V + e, with 16-byte loads where the input is an aligned array and the tile
 /// whole.
 template <class F, class Load, unsigned Items>
 __device__ void load_scan_tile(const Load& load, std::size_t t, std::size_t end, unsigned lane,
                                bool aligned, F (&x)[Items]) {
-  constexpr unsigned v = exact_vector_v<F>;
   if constexpr (direct_load_v<Load, F>) {
     if (aligned && end - t >= exact_warp_tile_v<F>) {
       load_tile_vectors(load.in + t, lane, x);
       return;
     }
   }
-#pragma unroll
-  for (unsigned k = 0; k < Items / v; ++k)
-#pragma unroll
-    for (unsigned e = 0; e < v; ++e) {
-      const std::size_t i = t + (k * warp_threads + lane) * v + e;
-      x[k * v + e] = i < end ? load(i) : -F(0);
-    }
+  for_each_tile_element<F, Items>(
+      t, lane, [&](unsigned j, std::size_t i) { x[j] = i < end ? load(i) : -F(0); });
 }
 
 /// \brief Stores a tile's outputs in the layout of load_scan_tile (nothing past `end`).
@@ -87,13 +92,9 @@ __device__ void store_scan_tile(F* out, std::size_t t, std::size_t end, unsigned
     }
     return;
   }
-#pragma unroll
-  for (unsigned k = 0; k < Items / v; ++k)
-#pragma unroll
-    for (unsigned e = 0; e < v; ++e) {
-      const std::size_t i = t + (k * warp_threads + lane) * v + e;
-      if (i < end) out[i] = y[k * v + e];
-    }
+  for_each_tile_element<F, Items>(t, lane, [&](unsigned j, std::size_t i) {
+    if (i < end) out[i] = y[j];
+  });
 }
 
 /// \brief The fast path of a tile (see the file comment): `y` receives every output and
