@@ -11,7 +11,13 @@ failed its check or was skipped (its error is listed under the table). The heat 
 the same ratios, colour-mapped on a diverging map centred at 1.0 (blue: parprim faster, red:
 CUB faster), one panel per primitive, each cell annotated with its ratio.
 
-  matrix_table.py [--title T] [--png FILE] FILE.json... > matrix.md
+With --cpu it makes the same table and heat map of the OpenMP backend against the OpenMP code a
+programmer writes by hand (the full report's openmp step): `reduce/omp/<type>` against
+`reduce/omp_clause/<type>` (a `reduction(+:)` clause) and `scan/omp/<type>` against
+`scan/two_pass/<type>` (the textbook two-pass scan), one row per (primitive, type, thread
+count); each cell is the hand-written code's time over parprim's.
+
+  matrix_table.py [--cpu] [--title T] [--png FILE] FILE.json... > matrix.md
 """
 
 import argparse
@@ -35,14 +41,35 @@ def parse(run_name: str):
     return primitive, type_, op, competitor, int(n[2:])
 
 
-def load(paths):
+CPU_ANCHORS = {("reduce", "omp_clause"), ("scan", "two_pass")}
+
+
+def parse_cpu(run_name: str):
+    """(primitive, type, "<t> threads", competitor, n) of an OpenMP row and its hand-written
+    anchor (competitor "parprim" or "anchor"), else None."""
+    parts = [p for p in run_name.split("/")
+             if not p.startswith(("min_time:", "repeats:", "manual_time", "real_time"))]
+    if len(parts) != 5 or not parts[3].startswith("threads:") or not parts[4].startswith("n:"):
+        return None
+    primitive, competitor, type_, threads, n = parts
+    if competitor == "omp":
+        who = "parprim"
+    elif (primitive, competitor) in CPU_ANCHORS:
+        who = "anchor"
+    else:
+        return None
+    t = threads[len("threads:"):]
+    return primitive, type_, f"{t} thread" + ("" if t == "1" else "s"), who, int(n[2:])
+
+
+def load(paths, parse_name=parse):
     """({(primitive, type, op): {n: {competitor: seconds}}}, {(row, n): error}) in input order."""
     medians, singles, errors = {}, {}, {}
     for path in paths:
         with open(path) as f:
             for b in json.load(f).get("benchmarks", []):
                 run = b.get("run_name", b["name"])
-                key = parse(run)
+                key = parse_name(run)
                 if key is None:
                     continue
                 primitive, type_, op, competitor, n = key
@@ -77,10 +104,11 @@ def ordered_rows(cells):
 
 
 def ratio(cell):
-    """CUB time / parprim time, or None."""
-    if not cell or "cub" not in cell or "parprim" not in cell or cell["parprim"] <= 0:
+    """The other competitor's time (CUB, or the hand-written anchor) / parprim's, or None."""
+    other = "cub" if cell and "cub" in cell else "anchor"
+    if not cell or other not in cell or "parprim" not in cell or cell["parprim"] <= 0:
         return None
-    return cell["cub"] / cell["parprim"]
+    return cell[other] / cell["parprim"]
 
 
 def below_one(r: float) -> bool:
@@ -101,13 +129,20 @@ def table(cells, errors):
     return rows, sizes, ratios
 
 
-def markdown(cells, errors, title) -> str:
+CUB_TEXT = "CUB's time over parprim's"
+CPU_TEXT = ("The hand-written OpenMP code's time (reduce: a `reduction(+:)` clause; scan: the "
+            "two-pass scan) over parprim's OpenMP backend's")
+
+
+def markdown(cells, errors, title, what=CUB_TEXT) -> str:
     rows, sizes, ratios = table(cells, errors)
     lines = [f"## {title}", ""] if title else []
-    lines += ["CUB's time over parprim's (median of the repetitions): above 1 parprim is faster. "
+    lines += [f"{what} (median of the repetitions): above 1 parprim is faster. "
               "`-`: not run at this size; `err`: a competitor failed its check or was skipped.",
               ""]
-    lines.append("| primitive | type | op | " + " | ".join(n_label(n) for n in sizes) + " |")
+    op_column = "threads" if what == CPU_TEXT else "op"
+    lines.append(f"| primitive | type | {op_column} | " + " | ".join(n_label(n) for n in sizes) +
+                 " |")
     lines.append("| --- | --- | --- | " + " | ".join("---:" for _ in sizes) + " |")
     for row in rows:
         out = []
@@ -133,7 +168,7 @@ def markdown(cells, errors, title) -> str:
     return "\n".join(lines) + "\n"
 
 
-def heat_map(cells, errors, path: str, title: str):
+def heat_map(cells, errors, path: str, title: str, anchor: str = "CUB"):
     """One panel per primitive: rows (type, op), columns n, colour = ratio (centre 1.0)."""
     import matplotlib
     matplotlib.use("Agg")
@@ -191,8 +226,8 @@ def heat_map(cells, errors, path: str, title: str):
         axes[j // columns][j % columns].axis("off")
     if image is not None:
         bar = fig.colorbar(image, ax=axes.ravel().tolist(), shrink=0.5)
-        bar.set_label("CUB time / parprim time (>1: parprim faster)")
-    fig.suptitle(title or "parprim vs CUB")
+        bar.set_label(f"{anchor} time / parprim time (>1: parprim faster)")
+    fig.suptitle(title or f"parprim vs {anchor}")
     fig.savefig(path, dpi=100)
     plt.close(fig)
 
@@ -202,14 +237,17 @@ def main(argv=None) -> int:
     p.add_argument("files", nargs="+")
     p.add_argument("--title", default="")
     p.add_argument("--png", help="write the heat map to this PNG file (needs matplotlib)")
+    p.add_argument("--cpu", action="store_true",
+                   help="the OpenMP rows against the hand-written OpenMP code, not the CUDA matrix")
     a = p.parse_args(argv)
-    cells, errors = load(a.files)
+    cells, errors = load(a.files, parse_cpu if a.cpu else parse)
     if not cells and not errors:
-        print(f"matrix_table: no matrix/ benchmarks in {' '.join(a.files)}", file=sys.stderr)
+        what = "OpenMP (reduce|scan)/omp" if a.cpu else "matrix/"
+        print(f"matrix_table: no {what} benchmarks in {' '.join(a.files)}", file=sys.stderr)
         return 1
-    sys.stdout.write(markdown(cells, errors, a.title))
+    sys.stdout.write(markdown(cells, errors, a.title, CPU_TEXT if a.cpu else CUB_TEXT))
     if a.png:
-        heat_map(cells, errors, a.png, a.title)
+        heat_map(cells, errors, a.png, a.title, "hand-written OpenMP" if a.cpu else "CUB")
     return 0
 
 

@@ -2,7 +2,7 @@
 """CTest `report.matrix_table`: bench/tables/matrix_table.py on a small Google Benchmark JSON
 written here (medians beside other aggregates, a failed competitor, sizes missing for a type):
 checks the Markdown rows cell by cell and, where matplotlib imports, that the heat map is a
-PNG of a plausible size.
+PNG of a plausible size; and its --cpu table on OpenMP rows.
 
 Exit status: 0 pass, 1 fail (every failed check listed).
 
@@ -60,6 +60,41 @@ EXPECTED = [
 ]
 
 
+def cpu_entry(name, threads, n, us):
+    """One OpenMP row (iterations, no aggregates), as the openmp and cpu-matrix steps write."""
+    run = f"{name}/threads:{threads}/n:{n}/real_time"
+    return {"name": run, "run_name": run, "run_type": "iteration", "real_time": us,
+            "cpu_time": us, "time_unit": "us"}
+
+
+def check_cpu(script, work):
+    """--cpu: omp against omp_clause / two_pass, one row per (primitive, type, threads); rows of
+    other competitors (seq, omp_exact) left out."""
+    b = [cpu_entry("reduce/omp/int32", 1, 1 << 20, 100.0),
+         cpu_entry("reduce/omp_clause/int32", 1, 1 << 20, 150.0),
+         cpu_entry("reduce/omp_exact/float32", 2, 1 << 20, 999.0),
+         cpu_entry("scan/omp/float64", 2, 1 << 28, 50.0),
+         cpu_entry("scan/two_pass/float64", 2, 1 << 28, 40.0)]
+    b.append({"name": "scan/seq/int32/n:1048576/real_time", "run_name":
+              "scan/seq/int32/n:1048576/real_time", "run_type": "iteration", "real_time": 1.0,
+              "time_unit": "us"})
+    path = os.path.join(work, "cpu.json")
+    with open(path, "w") as f:
+        json.dump({"context": {}, "benchmarks": b}, f)
+    proc = subprocess.run([sys.executable, script, "--cpu", path], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    failures = [] if proc.returncode == 0 else [f"--cpu: exit {proc.returncode}: {proc.stderr}"]
+    lines = proc.stdout.splitlines()
+    for want in ["| primitive | type | threads | 2^20 | 2^28 |",
+                 "| reduce | int32 | 1 thread | 1.50 | - |",
+                 "| scan | float64 | 2 threads | - | **0.80** |"]:
+        if want not in lines:
+            failures.append(f"--cpu: missing line: {want}")
+    if sum(1 for line in lines if line.startswith("| ")) != 4:
+        failures.append("--cpu: expected a header, a rule and two rows")
+    return failures
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--script", required=True)
@@ -89,6 +124,7 @@ def main() -> int:
             data = f.read()
         if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 10_000:
             failures.append(f"heat map: not a plausible PNG ({len(data)} bytes)")
+    failures += check_cpu(a.script, a.work)
     for f in failures:
         print("FAIL:", f)
     print("report.matrix_table:", "FAILED" if failures else
