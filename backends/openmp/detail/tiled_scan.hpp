@@ -78,17 +78,11 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
   error.rethrow_if_failed();
 }
 
-/// \brief Below this many input bytes a scan's data stays in the cores' caches, where two
-/// threads gain nothing (see scan_team_size).
-inline constexpr std::size_t scan_two_thread_min_bytes = std::size_t{8} << 20;
-
-/// \brief Threads for a scan of `n` elements of `in_size` bytes. A parallel scan applies the
-/// operator about 2n times against n sequentially, so p threads gain at most p/2 while the data
-/// is in cache: two threads only pay once the input streams from memory (docs/openmp.md has the
-/// measurement).
-inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t in_size) {
-  const int team = team_size(policy, n);
-  return team == 2 && n * in_size < scan_two_thread_min_bytes ? 1 : team;
+/// \brief Threads for a scan of `n` elements: as every primitive (team_size). Two threads pay
+/// on cached data too: the fold pass is vectorized, so the parallel scan's 2n operator
+/// applications cost less than twice the sequential scan's n (docs/openmp.md).
+inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t /*in_size*/) {
+  return team_size(policy, n);
 }
 
 /// \brief Elements per thread per round for input elements of `in_size` bytes.
