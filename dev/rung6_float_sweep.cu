@@ -1,7 +1,5 @@
-// Scratch: rung 6's deterministic look-back on float32 and float64 sums (the default's slow
-// path: a left-to-right fold from the newest published prefix). The library gives that fold no
-// first wait and short pauses ({0, 16, 256} ns); this sweeps the waits the plain look-back
-// profits from, checking that every setting gives the same bits as the library's call (the
+// Scratch: rung 6's deterministic look-back (the fixed tree) on float32 and float64 sums: this
+// sweeps the look-back waits, checking that every setting gives the same bits as the library's call (the
 // grouping must not depend on timing) and stays within a bound of a double reference, and
 // times each against CUB InclusiveSum and `.deterministic(false)` in the same process.
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
@@ -78,7 +76,6 @@ void run(std::size_t n) {
 
   using S = ppc::plain_problem<T, T, pp::plus>;
   const S sp{in.data(), out.data(), n, pp::plus{}, false, {}};
-  swept_sequential_too = true;
   auto sweep = [&](auto minb) {
     constexpr unsigned MinB = decltype(minb)::value;
     using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB>>;
@@ -101,7 +98,6 @@ void run(std::size_t n) {
   };
   sweep(std::integral_constant<unsigned, ppc::tile_rung6<S>::min_blocks_per_sm>{});
   sweep(std::integral_constant<unsigned, 6>{});
-  swept_sequential_too = false;
 }
 
 int main() {

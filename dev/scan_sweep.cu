@@ -1,5 +1,5 @@
-// Scratch: rung 5 as dispatched by the library, against CUB, and a sweep of the deterministic
-// look-back's window (tiles per lane). Not part of the build: bash dev/sweep.sh dev/scan_sweep.cu
+// Scratch: rung 5 as dispatched by the library, against CUB, deterministic and not.
+// Not part of the build: bash dev/sweep.sh dev/scan_sweep.cu
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
 #include <cstdio>
@@ -16,40 +16,9 @@ namespace ppc = parprim::detail::cuda;
 static const auto k5_policy = pp::cuda.scan_kernel(pp::cuda_scan::k5_decoupled_look_back);
 
 
-template <unsigned K>
-struct dev_tuning : ppc::look_back_tuning {
-  static constexpr unsigned fold_tiles_per_lane = K;
-};
 using no_prefetch = ppc::look_back_tuning;  // run I compared a prefetching variant (docs/kernels.md)
 
 static int failures = 0;
-
-template <unsigned B, unsigned I>
-struct shape {
-  template <class P>
-  using tile = ppc::tile_registers<B, I, ppc::vector_items_v<ppc::input_of_t<P>>, P>;
-};
-
-template <unsigned B, unsigned I, unsigned K, class T>
-void det_sweep(std::size_t n, const T* in, T* out, const std::uint8_t* fl) {
-  using P = ppc::plain_problem<T, T, pp::plus>;
-  using S = ppc::segmented_problem<T, T, pp::plus>;
-  P p{in, out, n, pp::plus{}, false, {}};
-  S sp{in, fl, out, n, pp::plus{}, false, T{}, {}, nullptr};
-  using D = ppc::single_pass_look_back<shape<B, I>::template tile, P, dev_tuning<K>>;
-  using DS = ppc::single_pass_look_back<shape<B, I>::template tile, S, dev_tuning<K>>;
-  ppc::launch_options o{};
-  o.deterministic = true;
-  auto kp = ppc::scan_look_back_kernel<typename D::tile, P, K>;
-  cudaFuncAttributes ap{};
-  cudaFuncGetAttributes(&ap, kp);
-  int bp = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bp, kp, B, 0);
-  const float a = time_us([&] { ppc::run_scan<D>(o, p, "x"); });
-  const float b = time_us([&] { ppc::run_scan<DS>(o, sp, "x"); });
-  std::printf("  det %ux%u K=%u (%d regs, %d blocks/SM): k5 %.1f  seg %.1f us\n", B, I, K, ap.numRegs, bp, a, b);
-  std::fflush(stdout);
-}
 
 template <class T>
 void check(const char* what, const pp::device_buffer<T>& out, const std::vector<T>& ref) {
@@ -62,7 +31,7 @@ void check(const char* what, const pp::device_buffer<T>& out, const std::vector<
 }
 
 template <class T>
-void run_type(std::size_t n, const char* tname, bool sweep) {
+void run_type(std::size_t n, const char* tname) {
   std::mt19937_64 rng(std::random_device{}());
   std::vector<T> h(n);
   std::vector<std::uint8_t> f(n);
@@ -114,33 +83,19 @@ void run_type(std::size_t n, const char* tname, bool sweep) {
   std::printf("%-6s n=2^%d copy %7.1f | cub %7.1f  k5 %7.1f (%.2fx)  k5 nondet %7.1f  no-prefetch %7.1f / nondet %7.1f  k4 %7.1f | cub ByKey %7.1f  seg %7.1f (%.2fx)  seg nondet %7.1f us\n",
               tname, __builtin_ctzll(n), copy, cub, k5, cub / k5, k5n, k5np, k5npn, k4, cubk, sg, cubk / sg, sgn);
   std::fflush(stdout);
-  if (sweep && sizeof(T) == 4) {
-    det_sweep<256, 24, 1, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<256, 24, 2, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<256, 24, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<256, 16, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<128, 24, 4, T>(n, in.data(), out.data(), fl.data());
-  }
-  if (sweep && sizeof(T) == 8) {
-    det_sweep<256, 8, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<256, 12, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<128, 16, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<256, 16, 4, T>(n, in.data(), out.data(), fl.data());
-    det_sweep<512, 8, 4, T>(n, in.data(), out.data(), fl.data());
-  }
 }
 
 int main() {
   for (int lg : {24, 28}) {
-    run_type<int>(std::size_t(1) << lg, "int32", false);
-    run_type<float>(std::size_t(1) << lg, "float", false);
+    run_type<int>(std::size_t(1) << lg, "int32");
+    run_type<float>(std::size_t(1) << lg, "float");
   }
   for (int lg : {27}) {
-    run_type<long long>(std::size_t(1) << lg, "int64", false);
-    run_type<double>(std::size_t(1) << lg, "double", false);
+    run_type<long long>(std::size_t(1) << lg, "int64");
+    run_type<double>(std::size_t(1) << lg, "double");
   }
   // an odd size (partial last tile) and a misaligned input (no prefetch) for correctness
-  run_type<int>((std::size_t(1) << 26) + 12345, "int32", false);
+  run_type<int>((std::size_t(1) << 26) + 12345, "int32");
   std::printf("failures: %d\n", failures);
   return failures != 0;
 }

@@ -66,7 +66,7 @@ void swept_variant(const char* label, const Problem& sp, const std::vector<int>&
                    const std::vector<std::pair<unsigned, unsigned>>& waits, int& failures) {
   namespace ppc = parprim::detail::cuda;
   using D = ppc::single_pass_look_back<TileOf, Problem, swept_tuning<MinB>>;
-  auto k = ppc::scan_look_back_kernel<typename D::tile, Problem, 1, MinB>;
+  auto k = ppc::scan_look_back_kernel<typename D::tile, Problem, MinB>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;

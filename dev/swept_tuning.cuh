@@ -5,17 +5,14 @@
 #include <parprim/parprim.hpp>
 
 inline unsigned swept_first_ns = 1200, swept_pause_ns = 650;
-/// Whether the swept waits also apply to the deterministic look-back's sequential fold (the
-/// library gives that path no first wait and short pauses).
-inline bool swept_sequential_too = false;
 
 template <unsigned MinB>
 struct swept_tuning : parprim::detail::cuda::look_back_tuning {
   template <class Tile>
   static constexpr unsigned min_blocks_per_sm = MinB;
   template <class Problem>
-  static parprim::detail::cuda::look_back_delays delays(std::size_t tiles, bool sequential) {
-    if (!sleeps(tiles, sequential && !swept_sequential_too)) return no_sleep;
+  static parprim::detail::cuda::look_back_delays delays(std::size_t tiles) {
+    if (!sleeps(tiles)) return no_sleep;
     return {swept_first_ns, swept_pause_ns, swept_pause_ns};
   }
 };

@@ -134,15 +134,17 @@ class single_pass_look_back {
     if (tiles_ > 0xffffffffu)
       throw invalid_argument("parprim: a CUDA scan of " + std::to_string(n) +
                              " elements exceeds the 2^32 tiles the look-back can count");
+    levels_ = look_back_levels::of(tiles_);
   }
   using states = tile_states<V>;
+  /// The states of every level of the fixed tree (about 1/31 more than the tiles).
   std::size_t scratch_bytes() const noexcept {
-    return states::uses_status_words ? align256(states::bytes(tiles_)) : 0;
+    return states::uses_status_words ? align256(states::bytes(levels_.nodes)) : 0;
   }
   /// Packed states carry the epoch in the scratch words themselves: the status memory (which
   /// no other kernel writes) holds them, so stale scratch can never look published.
   std::size_t status_words() const noexcept {
-    return states::uses_status_words ? tiles_ : (states::bytes(tiles_) + 3) / 4;
+    return states::uses_status_words ? levels_.nodes : (states::bytes(levels_.nodes) + 3) / 4;
   }
   /// Bytes per tile in the status memory: a status word, or a packed value-and-status word.
   unsigned status_layout() const noexcept {
@@ -157,21 +159,21 @@ class single_pass_look_back {
     if constexpr (states::uses_status_words) {
       st.states.aggregates = reinterpret_cast<V*>(s.bytes);
       st.states.status = s.status;
-      st.states.tiles = tiles_;
+      st.states.tiles = levels_.nodes;
     } else {
       st.states.words = reinterpret_cast<typename states::word*>(s.status);
     }
     st.ticket = s.ticket;
     st.epoch = s.epoch;
-    launch(scan_look_back_kernel<tile, Problem, Tuning::fold_tiles_per_lane,
-                                 Tuning::template min_blocks_per_sm<tile>>,
-           tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
-           Tuning::template delays<Problem>(
-               tiles_, s.deterministic && !exact_grouping_v<typename Problem::op_type, V>));
+    st.levels = levels_;
+    launch(scan_look_back_kernel<tile, Problem, Tuning::template min_blocks_per_sm<tile>>, tiles_,
+           tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
+           Tuning::template delays<Problem>(tiles_));
   }
 
  private:
   std::size_t tiles_;
+  look_back_levels levels_;
 };
 
 /// \brief Builds a driver for n elements (the rung-4 driver also needs the device).

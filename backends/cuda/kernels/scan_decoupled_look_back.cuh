@@ -16,15 +16,14 @@
 ///
 /// Determinism. For operators whose grouping cannot change the result (integer arithmetic,
 /// min, max: `exact_grouping_v`) the window is folded with a tree, as CUB does
-/// (`look_back_tree`). For the others (floating-point sums, user operators) by default:
-/// CUB folds the window with a tree, so which j it finds (a matter of timing)
-/// changes how the float operations associate, and results can change from run to run. Here
-/// the window is folded *sequentially, left to right*: then E_b is exactly the chain
-/// P_{b-1} = (...((prefix op A_0) op A_1) ... op A_{b-1}), the same operations on the same
-/// values whichever j was found (by induction every published P_j is that chain's value). So
-/// the result is a fixed function of the input: the same call gives the same bits. The price
-/// is up to 31 dependent operations (one lane, values moved by shuffles) instead of a
-/// five-level tree, off the memory path.
+/// (`look_back_tree`). For the others (floating-point sums, user operators) which j is found
+/// (a matter of timing) changes how the operations associate, and results can change from run
+/// to run. So by default those take the *fixed tree* (`look_back_fixed_tree`): no prefixes are
+/// published; tile b folds the totals of the complete groups of 32^k tiles before it, level by
+/// level, each group's total published by its last tile. Every value is then a fixed function
+/// of the input (and n, and the tile size): the same call gives the same bits, and no tile
+/// waits on a chain through its predecessors, only on the aggregates of the (at most 31) tiles
+/// before it in its group of 32 and on totals published by earlier tiles.
 ///
 /// Status words hold `epoch << 2 | kind` (temp_storage_lease::epoch, below 2^30): no reset of
 /// the flags between calls. Values of up to 12 bytes travel in one word with their status
@@ -60,10 +59,6 @@ struct look_back_tuning {
   /// pairs half as many threads), and of the others (detail/scan_dispatch.cuh: rung5_shape).
   static constexpr unsigned block_size_small = 256;
   static constexpr unsigned block_size_large = 512;
-  /// Tiles per lane of the deterministic look-back's window. 2^28 floats, 256 x 24: 1055 us
-  /// with 1 (64 registers, 4 blocks per SM), 1091 with 2, 1095 with 4 (80 registers, 3
-  /// blocks per SM): the window's width is not what limits that path.
-  static constexpr unsigned fold_tiles_per_lane = 1;
   /// Elements per thread of the tuned 4-byte tiles (256 threads): plain 28, segmented 24 (2^28
   /// int32, dev/segmented_sweep.cu: plain 676 us at 28, 696 at 24; segmented 1,044 at 24, 1,049
   /// at 20, 1,082 at 16).
@@ -75,18 +70,16 @@ struct look_back_tuning {
   /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
   /// matters more than the traffic of failed polls).
   static constexpr std::size_t sleep_from_tiles = 512;
-  /// Polling without sleeping: short chains and the sequential fold.
+  /// Polling without sleeping: short chains.
   static constexpr look_back_delays no_sleep{0, 16, 256};
-  static constexpr bool sleeps(std::size_t tiles, bool sequential_fold) {
-    return tiles >= sleep_from_tiles && !sequential_fold;
-  }
+  static constexpr bool sleeps(std::size_t tiles) { return tiles >= sleep_from_tiles; }
   /// 2^28 int32 (43690 tiles): 842 us without a first wait, 696 us with 1.2 us and 650 ns
   /// between polls; segmented pairs carry more work per tile and do best with shorter waits.
-  /// The sequential fold (deterministic, inexact operators) is a chain through every tile, and
-  /// a sleep on it delays every later tile: no first wait, short pauses.
+  /// The fixed tree (deterministic, inexact operators) waits for the same tiles as the tree
+  /// look-back (its group's aggregates), so it takes the same waits.
   template <class Problem>
-  static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
-    if (!sleeps(tiles, sequential_fold)) return no_sleep;
+  static look_back_delays delays(std::size_t tiles) {
+    if (!sleeps(tiles)) return no_sleep;
     if constexpr (Problem::segmented)
       return {700, 350, 350};
     else
@@ -107,8 +100,8 @@ struct tma_look_back_tuning : look_back_tuning {
   template <class Problem>
   static constexpr unsigned prefetch_tiles = Problem::segmented ? 0u : 128u;
   template <class Problem>
-  static look_back_delays delays(std::size_t tiles, bool sequential_fold) {
-    if (!sleeps(tiles, sequential_fold)) return no_sleep;
+  static look_back_delays delays(std::size_t tiles) {
+    if (!sleeps(tiles)) return no_sleep;
     return {3200, 800, 800};
   }
 };
@@ -175,12 +168,39 @@ struct tile_states<V, false> {
   }
 };
 
+/// \brief Where the fixed tree's levels lie among the tile states: level 0 holds the tiles'
+/// aggregates (index = tile), level k >= 1 the totals of aligned groups of 32^k tiles, after
+/// the levels below it. `count` levels are read: 32^count >= tiles.
+struct look_back_levels {
+  static constexpr unsigned radix_bits = 5;  // 32 groups per level: one a lane
+  static constexpr unsigned max_levels = 7;  // 32^7 > 2^32 tiles
+  unsigned count = 1;
+  std::size_t nodes = 0;  // the states of all levels
+
+  static look_back_levels of(std::size_t tiles) {
+    look_back_levels l;
+    while ((std::size_t(1) << (radix_bits * l.count)) < tiles && l.count < max_levels) ++l.count;
+    l.nodes = start(tiles, l.count);
+    return l;
+  }
+  /// \brief The first state of level k (a loop of k steps: no array to index at run time).
+  __host__ __device__ static std::size_t start(std::size_t tiles, unsigned k) {
+    std::size_t first = 0;
+    for (unsigned j = 0; j < k; ++j) {
+      first += tiles;
+      tiles = (tiles + 31) >> radix_bits;
+    }
+    return first;
+  }
+};
+
 /// \brief The look-back's memory: the tile states, the tile counter, this call's epoch.
 template <class V>
 struct look_back_state {
   tile_states<V> states;
   unsigned* ticket;
   unsigned epoch;
+  look_back_levels levels;
 };
 
 /// \brief Whether `Op` on `V` gives the same bits however the operands are grouped: integer
@@ -244,128 +264,102 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
   }
 }
 
-/// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1, folded
-/// sequentially, left to right (deterministic for any operator). A window is `32 * K` tiles,
-/// K consecutive tiles per lane: the prefix chain advances at most one window per round trip
-/// to the L2 (a tile folds from the newest prefix its window shows), so a wider window lets
-/// more tiles be in flight at once.
-template <unsigned K, class V, class Op>
-__device__ maybe<V> look_back(std::size_t tile, const look_back_state<V>& st,
-                              const maybe<V>& prefix, const Op& op, const look_back_delays& d) {
+/// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1 as a fixed
+/// tree over the tiles' aggregates (deterministic for any operator, and no chain through the
+/// tiles). Write `tile` in base 32, digits d_{L-1} ... d_0. At level k the tiles before ours
+/// that share our level-(k+1) group form d_k complete level-k groups; their totals are read
+/// (lane l < d_k reads group l) and folded by `warp_reduce_ordered` into S_k. The prefix is
+/// `prefix op S_{L-1} op ... op S_0`, folded left to right. A level-k group's total (k >= 1) is
+/// `S_{k-1} op ... ` of its last tile, published by that tile: `T_1 = S_0 op A`, `T_{k+1} =
+/// S_k op T_k` (A: the tile's aggregate). Every value is a fixed function of the input, n and
+/// the tile size, whichever tiles were quick; every total a tile reads is published by an
+/// earlier tile (no deadlock); at most L round trips to the L2, `Group` levels polled at once.
+template <unsigned Group, class V, class Op>
+__device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, const V& aggregate,
+                                         const look_back_state<V>& st, const maybe<V>& prefix,
+                                         const Op& op, const look_back_delays& d) {
+  constexpr unsigned bits = look_back_levels::radix_bits;
   const unsigned lane = threadIdx.x % warp_threads;
-  constexpr std::size_t span = std::size_t(warp_threads) * K;
+  const unsigned levels = st.levels.count;
+  auto digit = [&](unsigned k) { return static_cast<unsigned>(tile >> (bits * k)) & 31u; };
   if (d.first_ns > 0) __nanosleep(d.first_ns);
-  V value[K];
-  // The newest published prefix of the window [lo, hi): its position lane * K + i, or -1.
-  auto newest_prefix = [&](std::size_t lo, std::size_t hi, const unsigned(&word)[K]) {
-    int mine = -1;
+  maybe<V> e = prefix;
+  V level_fold{};  // lane k: S_k, for the levels whose last tile this is
+  for (int top = static_cast<int>(levels) - 1; top >= 0; top -= static_cast<int>(Group)) {
+    V value[Group];
+    bool got[Group];
 #pragma unroll
-    for (unsigned i = 0; i < K; ++i)
-      if (lo + lane * K + i < hi && (word[i] & 3u) == published_prefix) mine = static_cast<int>(i);
-    const unsigned holders = __ballot_sync(full_warp_mask, mine >= 0);
-    if (holders == 0) return -1;
-    const unsigned last = warp_threads - 1 - __clz(holders);
-    return static_cast<int>(last * K) + __shfl_sync(full_warp_mask, mine, last);
-  };
-  // 1. windows, newest first, until one holds a published prefix (waiting for every tile of
-  //    a window to publish something)
-  std::size_t hi = tile;
-  std::size_t lo = 0;
-  int found = -1;
-  for (;;) {
-    lo = hi > span ? hi - span : 0;
-    unsigned word[K];
+    for (unsigned g = 0; g < Group; ++g) got[g] = false;
     for (unsigned pause = d.pause_ns;;
          pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
       bool ready = true;
 #pragma unroll
-      for (unsigned i = 0; i < K; ++i) {
-        const std::size_t t = lo + lane * K + i;
-        word[i] = t < hi ? st.states.poll(t, st.epoch, value[i]) : 0;
-        ready = ready && (t >= hi || (word[i] >> 2) == st.epoch);
+      for (unsigned g = 0; g < Group; ++g) {
+        const int k = top - static_cast<int>(g);
+        if (k < 0) continue;
+        const unsigned uk = static_cast<unsigned>(k);
+        if (lane < digit(uk) && !got[g]) {
+          const std::size_t node = look_back_levels::start(tiles, uk) +
+                                   ((tile >> (bits * (uk + 1))) << bits) + lane;
+          got[g] = (st.states.poll(node, st.epoch, value[g]) >> 2) == st.epoch;
+        }
+        ready = ready && (lane >= digit(uk) || got[g]);
       }
       if (__all_sync(full_warp_mask, ready)) break;
       __nanosleep(pause);
     }
-    found = newest_prefix(lo, hi, word);
-    if (found >= 0 || lo == 0) break;
-    hi = lo;
+#pragma unroll
+    for (unsigned g = 0; g < Group; ++g) {
+      const int k = top - static_cast<int>(g);
+      if (k < 0) continue;
+      const unsigned count = digit(static_cast<unsigned>(k));
+      if (count == 0) continue;
+      const V s = warp_reduce_ordered(value[g], lane, count, op);
+      e = combine(e, maybe<V>{s, true}, op);
+      const V s0 = shuffle_from(s, 0);
+      if (lane == static_cast<unsigned>(k)) level_fold = s0;
+    }
   }
-  // 2. fold left to right from the newest published prefix (or from the prefix operand when
-  //    the walk reached tile 0 without one), window by window up to the tile before ours.
-  //    A later window is read again: every tile there has published; a tile that has
-  //    published its prefix since is a new, equally exact, starting point.
-  maybe<V> acc = prefix;
-  for (;;) {
-    const auto count = static_cast<unsigned>(hi - lo);
-    unsigned from = 0;  // first position of this window to fold in
-    if (found >= 0) {
-      const unsigned f = static_cast<unsigned>(found);
-      V w[K];
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], f / K);
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i)
-        if (i == f % K) acc = {w[i], true};
-      from = f + 1;
+  // The totals of the groups this tile completes (digits 31 from the bottom), for later tiles.
+  if (tile + 1 < tiles) {
+    V total = aggregate;
+    for (unsigned k = 0; k + 1 < levels && digit(k) == 31u; ++k) {
+      total = static_cast<V>(op(shuffle_from(level_fold, k), total));
+      if (lane == 0)
+        st.states.publish(look_back_levels::start(tiles, k + 1) + (tile >> (bits * (k + 1))),
+                          st.epoch << 2 | published_aggregate, total);
     }
-    // The fold is the chain every later tile waits on, so its step is one application of op:
-    // a lane's K values are fetched together, ahead of the operations, and the positions to
-    // fold are predicates off the chain. `from` and `count` are the same in every lane, so
-    // every lane takes part in each shuffle.
-    if (!acc.has && from < count) {  // no prefix yet: the fold starts with its first value
-      V w[K];
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], from / K);
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i)
-        if (i == from % K) acc = {w[i], true};
-      ++from;
-    }
-    V a = acc.value;
-    for (unsigned src = from / K; src * K < count; ++src) {
-      V w[K];
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i) w[i] = shuffle_from(value[i], src);
-#pragma unroll
-      for (unsigned i = 0; i < K; ++i)
-        if (src * K + i >= from && src * K + i < count) a = static_cast<V>(op(a, w[i]));
-    }
-    if (acc.has) acc.value = a;
-    if (hi == tile) break;
-    lo = hi;
-    hi = lo + span < tile ? lo + span : tile;
-    unsigned word[K];
-#pragma unroll
-    for (unsigned i = 0; i < K; ++i) {
-      const std::size_t t = lo + lane * K + i;
-      word[i] = t < hi ? st.states.poll(t, st.epoch, value[i]) : 0;
-    }
-    found = newest_prefix(lo, hi, word);
   }
-  return acc;
+  return e;
 }
 
 /// \brief Warp 0 (all lanes) of the block owning `tile`: publishes the tile's aggregate, looks
-/// back, publishes its inclusive prefix; thread 0 leaves the tile's carry in `carry`.
-template <unsigned FoldTilesPerLane, class Problem, class V = typename Problem::value_type>
+/// back (the fixed tree where the grouping matters and `deterministic`, else the tree look-back,
+/// which then publishes the tile's inclusive prefix); thread 0 leaves the tile's carry in
+/// `carry`.
+template <class Problem, class V = typename Problem::value_type>
 __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
                               const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
   const auto op = p.value_op();
   const bool has_successor = tile + 1 < tiles;
+  const bool fixed_tree = !exact_grouping_v<typename Problem::op_type, V> && deterministic;
+  if (threadIdx.x == 0 && has_successor && (tile > 0 || fixed_tree))
+    st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
   maybe<V> e = p.prefix();
   if (tile > 0) {
-    if (threadIdx.x == 0 && has_successor)
-      st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
-    if (exact_grouping_v<typename Problem::op_type, V> || !deterministic)
-      e = look_back_tree(tile, st, e, op, delays);
+    // Four levels polled at once for 4-byte values, one at a time above: each level's value is
+    // held in registers by every lane of warp 0 while the tile's elements are (two at once for
+    // 8-byte values took rung 5's segmented float tile from 64 to 90 registers).
+    constexpr unsigned group = sizeof(V) <= 4 ? 4u : 1u;
+    if (fixed_tree)
+      e = look_back_fixed_tree<group>(tile, tiles, total, st, e, op, delays);
     else
-      e = look_back<FoldTilesPerLane>(tile, st, e, op, delays);
+      e = look_back_tree(tile, st, e, op, delays);
   }
   if (threadIdx.x == 0) {
     carry = e;
-    if (has_successor)
+    if (has_successor && !fixed_tree)
       st.states.publish(tile, st.epoch << 2 | published_prefix,
                         combine(e, maybe<V>{total, true}, op).value);
   }
@@ -379,8 +373,7 @@ __device__ unsigned tile_length(std::size_t n, std::size_t first) {
 
 /// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
 /// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
-template <class Tile, class Problem, unsigned FoldTilesPerLane,
-          unsigned MinBlocksPerSM = Tile::min_blocks_per_sm>
+template <class Tile, class Problem, unsigned MinBlocksPerSM = Tile::min_blocks_per_sm>
 __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     scan_look_back_kernel(Problem p, std::size_t tiles,
                           look_back_state<typename Problem::value_type> st, bool deterministic,
@@ -407,8 +400,7 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
-    resolve_carry<FoldTilesPerLane>(p, tile, tiles, total, st, deterministic, delays,
-                                    carry_slot[0]);
+    resolve_carry(p, tile, tiles, total, st, deterministic, delays, carry_slot[0]);
   __syncthreads();
   t.emit(p, op, first, carry_slot[0]);
 }
