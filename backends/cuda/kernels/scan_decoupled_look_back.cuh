@@ -34,6 +34,7 @@
 #include <type_traits>
 
 #include <parprim/backends/cuda/block/tile_registers.cuh>
+#include <parprim/backends/cuda/detail/look_back_levels.hpp>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
 #include <parprim/backends/cuda/kernels/reduce_vectorized_single_pass.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
@@ -168,32 +169,6 @@ struct tile_states<V, false> {
   }
 };
 
-/// \brief Where the fixed tree's levels lie among the tile states: level 0 holds the tiles'
-/// aggregates (index = tile), level k >= 1 the totals of aligned groups of 32^k tiles, after
-/// the levels below it. `count` levels are read: 32^count >= tiles.
-struct look_back_levels {
-  static constexpr unsigned radix_bits = 5;  // 32 groups per level: one a lane
-  static constexpr unsigned max_levels = 7;  // 32^7 > 2^32 tiles
-  unsigned count = 1;
-  std::size_t nodes = 0;  // the states of all levels
-
-  static look_back_levels of(std::size_t tiles) {
-    look_back_levels l;
-    while ((std::size_t(1) << (radix_bits * l.count)) < tiles && l.count < max_levels) ++l.count;
-    l.nodes = start(tiles, l.count);
-    return l;
-  }
-  /// \brief The first state of level k (a loop of k steps: no array to index at run time).
-  __host__ __device__ static std::size_t start(std::size_t tiles, unsigned k) {
-    std::size_t first = 0;
-    for (unsigned j = 0; j < k; ++j) {
-      first += tiles;
-      tiles = (tiles + 31) >> radix_bits;
-    }
-    return first;
-  }
-};
-
 /// \brief The look-back's memory: the tile states, the tile counter, this call's epoch.
 template <class V>
 struct look_back_state {
@@ -278,10 +253,9 @@ template <unsigned Group, class V, class Op>
 __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, const V& aggregate,
                                          const look_back_state<V>& st, const maybe<V>& prefix,
                                          const Op& op, const look_back_delays& d) {
-  constexpr unsigned bits = look_back_levels::radix_bits;
+  using plan = look_back_levels;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned levels = st.levels.count;
-  auto digit = [&](unsigned k) { return static_cast<unsigned>(tile >> (bits * k)) & 31u; };
   if (d.first_ns > 0) __nanosleep(d.first_ns);
   maybe<V> e = prefix;
   V level_fold{};  // lane k: S_k, for the levels whose last tile this is
@@ -297,13 +271,12 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
       for (unsigned g = 0; g < Group; ++g) {
         const int k = top - static_cast<int>(g);
         if (k < 0) continue;
-        const unsigned uk = static_cast<unsigned>(k);
-        if (lane < digit(uk) && !got[g]) {
-          const std::size_t node = look_back_levels::start(tiles, uk) +
-                                   ((tile >> (bits * (uk + 1))) << bits) + lane;
+        const unsigned count = plan::digit(tile, static_cast<unsigned>(k));
+        if (lane < count && !got[g]) {
+          const std::size_t node = plan::sibling(tiles, tile, static_cast<unsigned>(k), lane);
           got[g] = (st.states.poll(node, st.epoch, value[g]) >> 2) == st.epoch;
         }
-        ready = ready && (lane >= digit(uk) || got[g]);
+        ready = ready && (lane >= count || got[g]);
       }
       if (__all_sync(full_warp_mask, ready)) break;
       __nanosleep(pause);
@@ -312,7 +285,7 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
     for (unsigned g = 0; g < Group; ++g) {
       const int k = top - static_cast<int>(g);
       if (k < 0) continue;
-      const unsigned count = digit(static_cast<unsigned>(k));
+      const unsigned count = plan::digit(tile, static_cast<unsigned>(k));
       if (count == 0) continue;
       const V s = warp_reduce_ordered(value[g], lane, count, op);
       e = combine(e, maybe<V>{s, true}, op);
@@ -323,11 +296,11 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
   // The totals of the groups this tile completes (digits 31 from the bottom), for later tiles.
   if (tile + 1 < tiles) {
     V total = aggregate;
-    for (unsigned k = 0; k + 1 < levels && digit(k) == 31u; ++k) {
+    for (unsigned k = 0; k + 1 < levels && plan::digit(tile, k) == plan::radix - 1; ++k) {
       total = static_cast<V>(op(shuffle_from(level_fold, k), total));
       if (lane == 0)
-        st.states.publish(look_back_levels::start(tiles, k + 1) + (tile >> (bits * (k + 1))),
-                          st.epoch << 2 | published_aggregate, total);
+        st.states.publish(plan::group_of(tiles, tile, k + 1), st.epoch << 2 | published_aggregate,
+                          total);
     }
   }
   return e;
