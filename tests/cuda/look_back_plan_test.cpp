@@ -112,8 +112,8 @@ std::string run_model(std::size_t tiles, std::size_t in_flight, pt::rng_t& r) {
 TEST(CudaScanLookBackPlan, EveryTileGetsExactlyItsPredecessorsInOrder) {
   const std::uint64_t seed = pt::test_seed();
   SCOPED_TRACE(pt::seed_trace(seed));
-  std::vector<std::size_t> counts = {1, 2, 3, 31, 32, 33, 63, 64, 65, 1000, 1023, 1024, 1025,
-                                     2047, 2049, 32767, 32768, 32769, 40000};
+  std::vector<std::size_t> counts = {1,    2,    3,    31,   32,   33,    63,    64,    65,   1000,
+                                     1023, 1024, 1025, 2047, 2049, 32767, 32768, 32769, 40000};
   pt::rng_t r = pt::make_rng(seed, 0);
   for (int i = 0; i < 3; ++i) counts.push_back(pt::uniform_int<std::size_t>(r, 2, 40000));
   for (const std::size_t tiles : counts)
