@@ -296,6 +296,47 @@ TYPED_TEST(ExactPlus, DocumentedCases) {
       });
 }
 
+// The host chunk path's first pass: the SIMD survey (SSE2 on x86-64) must say what the portable
+// one says of every chunk: exponent fields, all zeros, only -0; and, where the chunk is summed
+// in one slice, the same (exact) sum. Chunks of one family, of elements drawn from several
+// families, and of every length around the vector widths.
+template <class F>
+void check_survey(std::uint64_t seed) {
+  namespace ex = parprim::detail::exact;
+  rng_t r = make_rng(seed, sizeof(F));
+  const auto compare = [](const std::vector<F>& x, const std::string& what) {
+    double sum_simd = 0, sum_portable = 0;
+    const ex::chunk_survey a = ex::survey<F, true>(x.data(), x.size(), &sum_simd);
+    const ex::chunk_survey b = ex::survey_portable<F, true>(x.data(), x.size(), &sum_portable);
+    SCOPED_TRACE(what + ", " + std::to_string(x.size()) + " elements");
+    EXPECT_EQ(a.max_field, b.max_field);
+    EXPECT_EQ(a.all_zero, b.all_zero);
+    if (!b.all_zero) {
+      EXPECT_EQ(a.min_field, b.min_field);
+    }
+    EXPECT_EQ(a.not_only_negative_zeros, b.not_only_negative_zeros);
+    int top = 0;
+    if (ex::plan_levels<F>(b, top) == 1 && !b.all_zero) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(sum_simd), std::bit_cast<std::uint64_t>(sum_portable))
+          << "one-slice chunk summed differently";
+    }
+  };
+  for (const std::size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1000, 1023, 1024}) {
+    for (const exact_mix m : all_exact_mixes) compare(exact_input<F>(m, r, n), exact_mix_name(m));
+    std::vector<F> mixed(n);  // each element from a random family
+    for (std::size_t i = 0; i < n; ++i)
+      mixed[i] = exact_input<F>(all_exact_mixes[r() % std::size(all_exact_mixes)], r, 1)[0];
+    compare(mixed, "elements of random families");
+  }
+}
+
+TEST(ExactChunkSurvey, SimdSaysWhatPortableSays) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  check_survey<float>(seed);
+  check_survey<double>(seed);
+}
+
 TEST(ExactPlusOperator, IsCommutativeWithIdentityMinusZero) {
   static_assert(parprim::is_commutative_v<parprim::exact_plus>);
   static_assert(std::bit_cast<std::uint64_t>(parprim::identity_v<parprim::exact_plus, double>()) ==
