@@ -296,10 +296,10 @@ TYPED_TEST(ExactPlus, DocumentedCases) {
       });
 }
 
-// The host chunk path's first pass: the SIMD survey (SSE2 on x86-64) must say what the portable
-// one says of every chunk: exponent fields, all zeros, only -0; and, where the chunk is summed
-// in one slice, the same (exact) sum. Chunks of one family, of elements drawn from several
-// families, and of every length around the vector widths.
+// The host chunk path's first pass: the survey the library runs (SSE2 for floats on x86-64) must
+// say what the portable one says of every chunk: exponent fields, all zeros, only -0; and, where
+// the chunk is summed in one slice, the same (exact) sum. Chunks of one family, of elements drawn
+// from several families, and of every length around the vector widths.
 template <class F>
 void check_survey(std::uint64_t seed) {
   namespace ex = parprim::detail::exact;
@@ -330,7 +330,7 @@ void check_survey(std::uint64_t seed) {
   }
 }
 
-TEST(ExactChunkSurvey, SimdSaysWhatPortableSays) {
+TEST(ExactChunkSurvey, SaysWhatThePortableSurveySays) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
   check_survey<float>(seed);
