@@ -1,7 +1,7 @@
 // Scratch: rung 6's deterministic look-back (the fixed tree) on float32 and float64 sums: this
-// sweeps the look-back waits, checking that every setting gives the same bits as the library's call (the
-// grouping must not depend on timing) and stays within a bound of a double reference, and
-// times each against CUB InclusiveSum and `.deterministic(false)` in the same process.
+// sweeps the look-back waits, checking that every setting gives the same bits as the library's
+// call (the grouping must not depend on timing) and stays within a bound of a double reference,
+// and times each against CUB InclusiveSum and `.deterministic(false)` in the same process.
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
 // precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
 #include <cmath>

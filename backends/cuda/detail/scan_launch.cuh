@@ -165,7 +165,7 @@ class single_pass_look_back {
     }
     st.ticket = s.ticket;
     st.epoch = s.epoch;
-    st.levels = levels_;
+    st.levels = levels_.count;
     launch(scan_look_back_kernel<tile, Problem, Tuning::template min_blocks_per_sm<tile>>, tiles_,
            tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
            Tuning::template delays<Problem>(tiles_));

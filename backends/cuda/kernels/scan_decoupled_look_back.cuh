@@ -175,7 +175,7 @@ struct look_back_state {
   tile_states<V> states;
   unsigned* ticket;
   unsigned epoch;
-  look_back_levels levels;
+  unsigned levels;  // the fixed tree's levels a tile reads (look_back_levels::count)
 };
 
 /// \brief Whether `Op` on `V` gives the same bits however the operands are grouped: integer
@@ -255,7 +255,7 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
                                          const Op& op, const look_back_delays& d) {
   using plan = look_back_levels;
   const unsigned lane = threadIdx.x % warp_threads;
-  const unsigned levels = st.levels.count;
+  const unsigned levels = st.levels;
   if (d.first_ns > 0) __nanosleep(d.first_ns);
   maybe<V> e = prefix;
   V level_fold{};  // lane k: S_k, for the levels whose last tile this is
