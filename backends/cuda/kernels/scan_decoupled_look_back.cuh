@@ -239,16 +239,60 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
   }
 }
 
+/// \brief Warp 0 (all lanes): reads levels [first, first + Group) of the fixed tree (those below
+/// `levels`) at once, and leaves in lane k the fold S_k of level k's groups before the tile's own
+/// (lane l < d_k polls group l; `warp_reduce_ordered` folds them in order). Levels whose digit
+/// is 0 read nothing.
+template <unsigned Group, class V, class Op>
+__device__ void read_fixed_tree_levels(std::size_t tile, std::size_t tiles, unsigned first,
+                                       const look_back_state<V>& st, const Op& op,
+                                       const look_back_delays& d, V& level_fold) {
+  using plan = look_back_levels;
+  const unsigned lane = threadIdx.x % warp_threads;
+  V value[Group];
+  bool got[Group];
+#pragma unroll
+  for (unsigned g = 0; g < Group; ++g) got[g] = false;
+  for (unsigned pause = d.pause_ns;;
+       pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
+    bool ready = true;
+#pragma unroll
+    for (unsigned g = 0; g < Group; ++g) {
+      const unsigned k = first + g;
+      if (k >= st.levels) continue;
+      const unsigned count = plan::digit(tile, k);
+      if (lane < count && !got[g])
+        got[g] = (st.states.poll(plan::sibling(tiles, tile, k, lane), st.epoch, value[g]) >> 2) ==
+                 st.epoch;
+      ready = ready && (lane >= count || got[g]);
+    }
+    if (__all_sync(full_warp_mask, ready)) break;
+    __nanosleep(pause);
+  }
+#pragma unroll
+  for (unsigned g = 0; g < Group; ++g) {
+    const unsigned k = first + g;
+    if (k >= st.levels) continue;
+    const unsigned count = plan::digit(tile, k);
+    if (count == 0) continue;
+    const V s = shuffle_from(warp_reduce_ordered(value[g], lane, count, op), 0);
+    if (lane == k) level_fold = s;
+  }
+}
+
 /// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1 as a fixed
 /// tree over the tiles' aggregates (deterministic for any operator, and no chain through the
 /// tiles). Write `tile` in base 32, digits d_{L-1} ... d_0. At level k the tiles before ours
 /// that share our level-(k+1) group form d_k complete level-k groups; their totals are read
 /// (lane l < d_k reads group l) and folded by `warp_reduce_ordered` into S_k. The prefix is
 /// `prefix op S_{L-1} op ... op S_0`, folded left to right. A level-k group's total (k >= 1) is
-/// `S_{k-1} op ... ` of its last tile, published by that tile: `T_1 = S_0 op A`, `T_{k+1} =
-/// S_k op T_k` (A: the tile's aggregate). Every value is a fixed function of the input, n and
-/// the tile size, whichever tiles were quick; every total a tile reads is published by an
-/// earlier tile (no deadlock); at most L round trips to the L2, `Group` levels polled at once.
+/// published by its last tile: `T_1 = S_0 op A`, `T_{k+1} = S_k op T_k` (A: the tile's
+/// aggregate), each as soon as the level below it is read, before the tile reads any higher
+/// level: a total then waits only on totals of smaller groups (a level-k total on k rounds of
+/// reads), never on earlier groups' totals of its own level, which would chain the groups one
+/// after another. Every value is a fixed function of the input, n and the tile size, whichever
+/// tiles were quick; every total a tile reads is published by an earlier tile (no deadlock); at
+/// most L round trips to the L2, `Group` levels polled at once above the published ones.
 template <unsigned Group, class V, class Op>
 __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, const V& aggregate,
                                          const look_back_state<V>& st, const maybe<V>& prefix,
@@ -257,52 +301,25 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned levels = st.levels;
   if (d.first_ns > 0) __nanosleep(d.first_ns);
-  maybe<V> e = prefix;
-  V level_fold{};  // lane k: S_k, for the levels whose last tile this is
-  for (int top = static_cast<int>(levels) - 1; top >= 0; top -= static_cast<int>(Group)) {
-    V value[Group];
-    bool got[Group];
-#pragma unroll
-    for (unsigned g = 0; g < Group; ++g) got[g] = false;
-    for (unsigned pause = d.pause_ns;;
-         pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
-      bool ready = true;
-#pragma unroll
-      for (unsigned g = 0; g < Group; ++g) {
-        const int k = top - static_cast<int>(g);
-        if (k < 0) continue;
-        const unsigned count = plan::digit(tile, static_cast<unsigned>(k));
-        if (lane < count && !got[g]) {
-          const std::size_t node = plan::sibling(tiles, tile, static_cast<unsigned>(k), lane);
-          got[g] = (st.states.poll(node, st.epoch, value[g]) >> 2) == st.epoch;
-        }
-        ready = ready && (lane >= count || got[g]);
-      }
-      if (__all_sync(full_warp_mask, ready)) break;
-      __nanosleep(pause);
-    }
-#pragma unroll
-    for (unsigned g = 0; g < Group; ++g) {
-      const int k = top - static_cast<int>(g);
-      if (k < 0) continue;
-      const unsigned count = plan::digit(tile, static_cast<unsigned>(k));
-      if (count == 0) continue;
-      const V s = warp_reduce_ordered(value[g], lane, count, op);
-      e = combine(e, maybe<V>{s, true}, op);
-      const V s0 = shuffle_from(s, 0);
-      if (lane == static_cast<unsigned>(k)) level_fold = s0;
-    }
-  }
-  // The totals of the groups this tile completes (digits 31 from the bottom), for later tiles.
+  V level_fold{};  // lane k: S_k
+  unsigned k = 0;
+  // The groups this tile completes (its lowest digits are 31): level by level from the bottom,
+  // each total published once the level below it is read.
   if (tile + 1 < tiles) {
     V total = aggregate;
-    for (unsigned k = 0; k + 1 < levels && plan::digit(tile, k) == plan::radix - 1; ++k) {
+    for (; k + 1 < levels && plan::digit(tile, k) == plan::radix - 1; ++k) {
+      read_fixed_tree_levels<1>(tile, tiles, k, st, op, d, level_fold);
       total = static_cast<V>(op(shuffle_from(level_fold, k), total));
       if (lane == 0)
         st.states.publish(plan::group_of(tiles, tile, k + 1), st.epoch << 2 | published_aggregate,
                           total);
     }
   }
+  for (; k < levels; k += Group)
+    read_fixed_tree_levels<Group>(tile, tiles, k, st, op, d, level_fold);
+  maybe<V> e = prefix;
+  for (unsigned j = levels; j-- > 0;)
+    if (plan::digit(tile, j) > 0) e = combine(e, maybe<V>{shuffle_from(level_fold, j), true}, op);
   return e;
 }
 
