@@ -3,8 +3,9 @@
 /// the kernels): types and operators the library does not precompile. int8 into int64 (every
 /// rung), and user structs with device-callable operators: the NON-commutative 2x2 matrix
 /// product and affine-map composition (the order-preserving rungs 1, 2 and 7 must give the
-/// sequential left fold exactly), and argmin over {value, index} (commutative thanks to the
-/// index tie-break: every rung).
+/// sequential left fold exactly), argmin over {value, index} in 16 and in 8 bytes
+/// (commutative thanks to the index tie-break: every rung; the 8-byte struct at every 4-byte
+/// alignment), and a commutative user operator on int32 with no identity.
 ///
 /// The reordering rungs reject non-commutative operators at compile time:
 /// \code
@@ -69,6 +70,35 @@ struct argmin_op {
   }
 };
 
+/// \brief A value and where it was found, in 8 bytes aligned to 4 (the vectorized body reads
+/// two a 16-byte load where the input is 8-byte aligned, and the order-preserving body where
+/// it is not).
+struct arg32 {
+  float value;
+  std::uint32_t index;
+  friend bool operator==(const arg32&, const arg32&) = default;
+};
+struct argmin32_op {
+  static constexpr bool is_commutative = true;
+  __host__ __device__ arg32 operator()(const arg32& x, const arg32& y) const {
+    return (y.value < x.value || (y.value == x.value && y.index < x.index)) ? y : x;
+  }
+};
+
+/// \brief A commutative user operator on a built-in type, with no identity the library knows:
+/// the larger absolute value, ties to the larger value.
+struct max_magnitude {
+  static constexpr bool is_commutative = true;
+  __host__ __device__ std::int32_t operator()(std::int32_t x, std::int32_t y) const {
+    const std::int64_t ax = x < 0 ? -std::int64_t(x) : x;
+    const std::int64_t ay = y < 0 ? -std::int64_t(y) : y;
+    return ax != ay ? (ax > ay ? x : y) : (x > y ? x : y);
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const arg32& a) {
+  return os << "{" << a.value << ", " << a.index << "}";
+}
 std::ostream& operator<<(std::ostream& os, const mat2& m) {
   return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
 }
@@ -154,6 +184,46 @@ TEST_F(CudaReduceUser, ArgminEveryRung) {
     for (std::size_t i = 0; i < n; ++i)
       host[i] = {static_cast<float>(level(rng_)) * 0.5f, static_cast<std::int64_t>(i)};
     check_rungs(all_rungs, host, arg{1e30f, -1}, argmin_op{}, "argmin");
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST_F(CudaReduceUser, Argmin8ByteStructEveryRungAndAlignment) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    std::vector<arg32> host(n);
+    std::uniform_int_distribution<int> level(0, 31);  // many ties: the index decides
+    std::uniform_int_distribution<std::uint32_t> index;
+    for (auto& a : host) a = {static_cast<float>(level(rng_)) * 0.5f - 4.0f, index(rng_)};
+    const arg32 init{1e30f, 0xffffffffu};
+    const arg32 want = parprim::reduce(parprim::seq, host, init, argmin32_op{});
+    // The structs start 0, 4, 8 and 12 bytes into a 16-byte aligned buffer.
+    parprim::device_buffer<std::uint32_t> words(2 * n + 4);
+    for (std::size_t offset = 0; offset < 4; ++offset) {
+      SCOPED_TRACE("input at byte offset " + std::to_string(4 * offset));
+      arg32* at = reinterpret_cast<arg32*>(words.data() + offset);
+      if (n > 0)
+        ASSERT_EQ(cudaMemcpy(at, host.data(), n * sizeof(arg32), cudaMemcpyHostToDevice),
+                  cudaSuccess);
+      const parprim::device_span<const arg32> in(at, n);
+      for_each_policy(all_rungs, [&](const auto& policy) {
+        if (HasFatalFailure()) return;
+        ASSERT_EQ(parprim::reduce(policy, in, init, argmin32_op{}), want) << rung_name(policy);
+      });
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST_F(CudaReduceUser, CommutativeUserOperatorOnInt32EveryRung) {
+  SCOPED_TRACE(seed_trace(seed_));
+  for (std::size_t n : test_sizes()) {
+    if (n > max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto host = random_vector<std::int32_t>(rng_, n, -1000000, 1000000);
+    check_rungs(all_rungs, host, std::int32_t(7), max_magnitude{}, "max magnitude");
     if (HasFatalFailure()) return;
   }
 }

@@ -79,5 +79,54 @@ TEST(CudaScanUserEdge, PrecompiledAndInstantiatedSideBySide) {
   sweep<Uint64Max>(seed, sizes, o);
 }
 
+// An 8-byte struct aligned to 4 bytes (affine: two uint32) at every 4-byte offset of input and
+// output: 16-byte aligned runs move as 16-byte words (and rung 6 stages them by bulk copies),
+// the others element by element; every rung must give the sequential fold either way.
+TEST(CudaScanUserEdge, EightByteStructAtEveryFourByteAlignment) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  std::vector<std::size_t> sizes;
+  for (std::size_t n : {1, 2, 33, 3583, 3585, 40000, 250001})
+    if (n <= scan_max_n()) sizes.push_back(n);
+  for (const std::size_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    pt::rng_t r = pt::make_rng(seed, n);
+    std::vector<affine> host(n);
+    for (auto& f : host)
+      f = {pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu) | 1u,
+           pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu)};
+    const affine init{pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu) | 1u, 12345u};
+    std::vector<affine> want_incl(n), want_excl(n);
+    parprim::inclusive_scan(parprim::seq, host, want_incl, affine_compose{});
+    parprim::exclusive_scan(parprim::seq, host, want_excl, init, affine_compose{});
+    parprim::device_buffer<std::uint32_t> in_words(2 * n + 4), out_words(2 * n + 4);
+    for (std::size_t in_off = 0; in_off < 4; ++in_off) {
+      const std::size_t out_off = (in_off + 1) % 4;
+      SCOPED_TRACE("input at byte " + std::to_string(4 * in_off) + ", output at byte " +
+                   std::to_string(4 * out_off));
+      auto* in = reinterpret_cast<affine*>(in_words.data() + in_off);
+      auto* out = reinterpret_cast<affine*>(out_words.data() + out_off);
+      ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(affine), cudaMemcpyHostToDevice),
+                cudaSuccess);
+      const parprim::device_span<const affine> src(in, n);
+      const parprim::device_span<affine> dst(out, n);
+      for_each_scan_rung([&](const auto& rung, std::size_t) {
+        if (::testing::Test::HasFatalFailure()) return;
+        std::vector<affine> got(n);
+        parprim::inclusive_scan(rung.on(test_stream()), src, dst, affine_compose{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(affine), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
+        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, affine_compose{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(affine), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
+      });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace parprim_cuda_test::scans

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// \brief Scan rung 6's tile, for plain and segmented scans of 4- and 8-byte arithmetic values:
+/// \brief Scan rung 6's tile, for plain and segmented scans of 4- and 8-byte values (built-in
+/// types and trivially copyable user structs):
 /// the tile lives in shared memory, brought in and written out by bulk copies (Hopper's TMA),
 /// and each thread scans `items` consecutive elements there.
 ///
@@ -47,12 +48,14 @@
 namespace parprim::detail::cuda {
 
 /// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4- or
-/// 8-byte arithmetic types, and the input is either read unconverted or (plain scans, the
+/// 8-byte trivially copyable types (user structs too: a thread-serial fold costs one operator
+/// per element where rung 5's register tile, one element per lane a row, costs a warp scan),
+/// and the input is either read unconverted or (plain scans, the
 /// transforms) has the elements' size, so that each thread converts its own staged elements in
 /// place before it folds them.
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
-    std::is_arithmetic_v<typename P::element_type> &&
+    std::is_trivially_copyable_v<typename P::element_type> &&
     (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8) &&
     ((!P::transforms && std::is_same_v<In, typename P::element_type>) ||
      (!P::segmented && sizeof(In) == sizeof(typename P::element_type) &&
@@ -89,11 +92,16 @@ struct tile_shared_bulk {
   /// Tiles of 256 threads per SM (28 KiB of values, 7 KiB of flags, plus the block's reserve,
   /// in the 228 KiB of an H200 SM); the registers are capped to match (plain 30-32 registers,
   /// segmented 4-byte 40). Segmented 8-byte values carry 16-byte (value, head) pairs through
-  /// the look-back: 248 bytes of spill at 40 registers, so 4 tiles (64 registers).
-  static constexpr unsigned min_blocks_per_sm = BlockSize != 256 || Chunks != 7 ? 0u
-                                                : !segmented                    ? 7u
-                                                : sizeof(E) == 4                ? 6u
-                                                                                : 4u;
+  /// the look-back, packed with their status in one 16-byte word: with an exact-grouping
+  /// operator (the tree look-back) 6 tiles (40 registers: int64 plus spills nothing, minimum and
+  /// maximum 18 bytes); the fixed tree holds more (float64 plus: 382 bytes of spill at 48
+  /// registers), so 4 tiles (64 registers).
+  static constexpr unsigned min_blocks_per_sm =
+      BlockSize != 256 || Chunks != 7                                             ? 0u
+      : !segmented                                                                ? 7u
+      : sizeof(E) == 4                                                            ? 6u
+      : exact_grouping_v<typename Problem::op_type, typename Problem::value_type> ? 6u
+                                                                                  : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
   static_assert(sizeof(In) == sizeof(E), "tile_shared_bulk: inputs of the elements' size");
   static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");

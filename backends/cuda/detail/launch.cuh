@@ -121,23 +121,32 @@ class single_pass {
   using tuning = single_pass_tuning;
   static constexpr unsigned block = tuning::block_size;
 
+  static constexpr bool vectorized = vectorizable_v<In, T, Op>;
+  static constexpr bool vectorized_without_identity = vectorizable_without_identity_v<In, T, Op>;
+
   /// \brief The plan for n >= 1 elements on `device`.
   single_pass(std::size_t n, int device) : n_(n) {
     const std::size_t max_grid =
         static_cast<std::size_t>(multiprocessor_count(device)) * tuning::blocks_per_sm;
-    if constexpr (vectorizable_v<In, T, Op>) {
+    if constexpr (vectorized || vectorized_without_identity) {
       const std::size_t vectors = n / vector16<In>::size;  // upper bound of the aligned middle
       const std::size_t round = std::size_t(block) * tuning::vectors_in_flight;
       const std::size_t rounds = ceil_div(vectors, round);
       grid_ = rounds < max_grid ? (rounds > 0 ? rounds : 1) : max_grid;
       per_block_ = ceil_div(rounds, grid_) * round;
       grid_ = vectors > 0 ? ceil_div(vectors, per_block_) : 1;
-    } else {
-      ordered_shape<In>(n, max_grid, grid_, per_block_);
+    }
+    // the order-preserving body: every other type, and inputs aligned below their size
+    if constexpr (!vectorized) ordered_shape<In>(n, max_grid, ordered_grid_, ordered_per_block_);
+    if constexpr (!vectorized && !vectorized_without_identity) {
+      grid_ = ordered_grid_;
+      per_block_ = ordered_per_block_;
     }
   }
   /// \return the device scratch: one partial per block (256-byte aligned)
-  std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }
+  std::size_t scratch_bytes() const noexcept {
+    return align256((grid_ > ordered_grid_ ? grid_ : ordered_grid_) * sizeof(T));
+  }
 
   /// \brief A one-input transform through the vectorized body (vectorizable types only): the
   /// same loads, each element becoming `T(f(x))`.
@@ -147,10 +156,10 @@ class single_pass {
                unsigned* ticket, T* out, cudaStream_t stream) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
     using convert = transform_convert<T, F>;
-    launch(
-        reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op, convert>,
-        grid_, block, 0, stream, load.in, n_, per_block_, s, init, identity_v<Op, T>(), op,
-        convert{load.f});
+    launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, T, Op,
+                                                convert>,
+           grid_, block, 0, stream, load.in, n_, per_block_, s, init, identity_v<Op, T>(), op,
+           convert{load.f});
   }
 
   /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`.
@@ -158,22 +167,33 @@ class single_pass {
   void enqueue(const In* in, T init, Op op, void* scratch, unsigned* ticket, T* out,
                cudaStream_t stream) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
-    if constexpr (vectorizable_v<In, T, Op>) {
-      launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, In, T, Op,
+    if constexpr (vectorized) {
+      launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, T, Op,
                                                   static_convert<T>>,
              grid_, block, 0, stream, in, n_, per_block_, s, init, identity_v<Op, T>(), op,
              static_convert<T>{});
-    } else {
+      return;
+    } else if constexpr (vectorized_without_identity) {
+      if (reinterpret_cast<std::uintptr_t>(in) % sizeof(In) == 0) {
+        launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, false, In, T,
+                                                    Op, static_convert<T>>,
+               grid_, block, 0, stream, in, n_, per_block_, s, init, init, op, static_convert<T>{});
+        return;
+      }
+    }
+    if constexpr (!vectorized) {
       using load = converting_load<In, T>;
-      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>, grid_, block,
-             0, stream, load{in}, n_, per_block_, s, init, op);
+      launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<In>, load, T, Op>,
+             ordered_grid_, block, 0, stream, load{in}, n_, ordered_per_block_, s, init, op);
     }
   }
 
  private:
   std::size_t n_;
-  std::size_t grid_ = 1;
+  std::size_t grid_ = 1;  // the vectorized body's (else the order-preserving one's)
   std::size_t per_block_ = 0;
+  std::size_t ordered_grid_ = 0;  // the order-preserving body's
+  std::size_t ordered_per_block_ = 0;
 };
 
 /// \brief The synchronous call (`parprim::reduce`): `init op in[0] op ... op in[n-1]` with

@@ -32,8 +32,33 @@
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/detail/convert.cuh>
 #include <parprim/detail/segmented.hpp>
+#include <parprim/operators.hpp>
 
 namespace parprim::detail::cuda {
+
+/// \brief Whether `Op` on `V` gives the same bits however the operands are grouped: integer
+/// arithmetic and bitwise operators (wrapping), minimum and maximum on any arithmetic type, and
+/// the flag operator over such an operator. Then the look-back may fold with a tree.
+template <class Op, class V>
+struct exact_grouping : std::false_type {};
+template <class V>
+struct exact_grouping<plus, V> : std::is_integral<V> {};
+template <class V>
+struct exact_grouping<multiplies, V> : std::is_integral<V> {};
+template <class V>
+struct exact_grouping<bit_and, V> : std::is_integral<V> {};
+template <class V>
+struct exact_grouping<bit_or, V> : std::is_integral<V> {};
+template <class V>
+struct exact_grouping<bit_xor, V> : std::is_integral<V> {};
+template <class V>
+struct exact_grouping<minimum, V> : std::is_arithmetic<V> {};
+template <class V>
+struct exact_grouping<maximum, V> : std::is_arithmetic<V> {};
+template <class Op, class T>
+struct exact_grouping<flag_op<Op>, flagged<T>> : exact_grouping<Op, T> {};
+template <class Op, class V>
+inline constexpr bool exact_grouping_v = exact_grouping<Op, V>::value;
 
 /// \brief A value that may be absent (no identity element is assumed).
 template <class V>

@@ -10,9 +10,11 @@
 /// atomics: for a given n and GPU the combination tree is fixed, so results repeat bit for bit.
 ///
 /// Two block bodies:
-/// - `vectorized`: commutative operators on arithmetic types with an identity. 16-byte loads
-///   (`Unroll` of them in flight per thread, coalesced across the warp), a misaligned head
-///   and the tail of fewer than one vector done with scalar loads.
+/// - `vectorized`: commutative operators on trivially copyable types whose size divides 16
+///   (arithmetic types, and user structs such as {float value; uint32 index} under an arg-min).
+///   16-byte loads (`Unroll` of them in flight per thread, coalesced across the warp), a
+///   misaligned head and the tail of fewer than one vector done with scalar loads. Without an
+///   identity (user operators) each thread starts from its first element.
 /// - `ordered`: every other operator and type. Warps take consecutive chunks and lanes runs
 ///   of consecutive elements, combined in index order: the result is the sequential left fold
 ///   for any associative operator.
@@ -49,7 +51,8 @@ struct single_pass_scratch {
   T* result;
 };
 
-/// \brief Whether rung 7 takes the vectorized body for these types and operator.
+/// \brief Whether rung 7 takes the vectorized body with an identity: commutative operators with
+/// an identity on arithmetic types (the transforms' vectorized body too).
 template <class In, class T, class Op>
 inline constexpr bool vectorizable_v = [] {
   if constexpr (is_commutative_v<Op> && std::is_arithmetic_v<In> && std::is_arithmetic_v<T> &&
@@ -58,6 +61,16 @@ inline constexpr bool vectorizable_v = [] {
   else
     return false;  // (common_type is not even formed for other types)
 }();
+
+/// \brief Whether rung 7 takes the vectorized body without an identity: every other commutative
+/// operator on a trivially copyable input whose size divides 16 (user structs of 4, 8 or 16
+/// bytes, user operators on built-in types). The input must then be aligned to its size (a
+/// struct may be aligned below it); otherwise the call takes the order-preserving body.
+template <class In, class T, class Op>
+inline constexpr bool vectorizable_without_identity_v =
+    !vectorizable_v<In, T, Op> && is_commutative_v<Op> && std::is_trivially_copyable_v<In> &&
+    std::is_default_constructible_v<In> && 16 % sizeof(In) == 0 &&
+    std::is_constructible_v<T, const In&>;
 
 /// \brief 16 bytes of `In`, loaded with one instruction.
 template <class In>
@@ -151,9 +164,13 @@ __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch
 }
 
 /// \brief Rung 7, vectorized body. Block b folds vectors [b * per_block, (b + 1) * per_block)
-/// of the aligned middle of the input; block 0 also folds the misaligned head and the tail.
-/// Each element becomes a `T` through `convert` (detail/convert.cuh: a cast, or a transform).
-template <unsigned BlockSize, unsigned Unroll, class In, class T, class Op, class Convert>
+/// of the aligned middle of the input; block 0 also folds the misaligned head and the tail
+/// (`in` is aligned to sizeof(In)). Each element becomes a `T` through `convert` (detail/
+/// convert.cuh: a cast, or a transform). With `Identity` every thread starts from `identity`;
+/// without, from its first element (`identity` is then unused), and the block folds the
+/// threads that have one: a prefix of the block.
+template <unsigned BlockSize, unsigned Unroll, bool Identity, class In, class T, class Op,
+          class Convert>
 __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
     reduce_vectorized_single_pass_kernel(const In* __restrict__ in, std::size_t n,
                                          std::size_t per_block, single_pass_scratch<T> scratch,
@@ -169,6 +186,15 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
   const std::size_t tail = head + vectors * width;
 
   T acc = identity;
+  bool has = Identity;  // without an identity: whether acc holds an element yet
+  const auto fold = [&](const T& x) {
+    if constexpr (Identity) {
+      acc = static_cast<T>(op(acc, x));
+    } else {
+      acc = has ? static_cast<T>(op(acc, x)) : x;
+      has = true;
+    }
+  };
   const std::size_t first = std::size_t(blockIdx.x) * per_block;
   const std::size_t last = first + per_block < vectors ? first + per_block : vectors;
   std::size_t i = first + threadIdx.x;
@@ -179,7 +205,7 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
 #pragma unroll
     for (unsigned u = 0; u < Unroll; ++u)
 #pragma unroll
-      for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, convert(x[u].v[k])));
+      for (unsigned k = 0; k < width; ++k) fold(convert(x[u].v[k]));
   }
   if (i < last) {  // the block's last, partial round: predicated loads, still all in flight
     vec x[Unroll];
@@ -190,13 +216,19 @@ __global__ void __launch_bounds__(BlockSize, single_pass_tuning::blocks_per_sm)
     for (unsigned u = 0; u < Unroll; ++u)
       if (i + u * BlockSize < last)
 #pragma unroll
-        for (unsigned k = 0; k < width; ++k) acc = static_cast<T>(op(acc, convert(x[u].v[k])));
+        for (unsigned k = 0; k < width; ++k) fold(convert(x[u].v[k]));
   }
+  // Threads [0, valid) hold elements: those of the first round, and in block 0 the head's
+  // and the tail's (each a prefix of the block).
+  std::size_t valid = last > first ? (last - first < BlockSize ? last - first : BlockSize) : 0;
   if (blockIdx.x == 0) {
-    if (threadIdx.x < head) acc = static_cast<T>(op(acc, convert(in[threadIdx.x])));
-    if (tail + threadIdx.x < n) acc = static_cast<T>(op(acc, convert(in[tail + threadIdx.x])));
+    if (threadIdx.x < head) fold(convert(in[threadIdx.x]));
+    if (tail + threadIdx.x < n) fold(convert(in[tail + threadIdx.x]));
+    valid = valid > head ? valid : head;
+    valid = valid > n - tail ? valid : n - tail;
   }
-  const T total = block_reduce_ordered<BlockSize>(acc, BlockSize, op, slots.get());
+  const T total = block_reduce_ordered<BlockSize>(
+      acc, Identity ? BlockSize : static_cast<unsigned>(valid), op, slots.get());
   __syncthreads();  // the slots are reused by the last block
   finish_single_pass<BlockSize>(total, scratch, init, op, slots.get());
 }

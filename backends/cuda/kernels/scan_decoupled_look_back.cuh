@@ -110,10 +110,40 @@ struct tma_look_back_tuning : look_back_tuning {
 /// \brief What a tile has published.
 enum look_back_kind : unsigned { published_aggregate = 1, published_prefix = 2 };
 
+/// \brief Where a value sits in its state word after the 4-byte status: bytes 4 .. for values of
+/// up to 12 bytes; a segmented pair of an 8-byte value (16 bytes with its padding) as its head
+/// flag in byte 4 and its value in bytes 8 .. 15, so that it too fits one 16-byte word.
+template <class V>
+struct packed_layout {
+  static constexpr bool fits = sizeof(V) <= 12;
+  template <class Word>
+  __device__ static void pack(Word& w, const V& v) {
+    memcpy(reinterpret_cast<unsigned char*>(&w) + 4, &v, sizeof(V));
+  }
+  template <class Word>
+  __device__ static void unpack(const Word& w, V& v) {
+    memcpy(&v, reinterpret_cast<const unsigned char*>(&w) + 4, sizeof(V));
+  }
+};
+template <class T>
+requires(sizeof(T) == 8) struct packed_layout<flagged<T>> {
+  static constexpr bool fits = true;
+  template <class Word>
+  __device__ static void pack(Word& w, const flagged<T>& v) {
+    w.y = v.head ? 1u : 0u;
+    memcpy(reinterpret_cast<unsigned char*>(&w) + 8, &v.value, sizeof(T));
+  }
+  template <class Word>
+  __device__ static void unpack(const Word& w, flagged<T>& v) {
+    v.head = w.y != 0;
+    memcpy(&v.value, reinterpret_cast<const unsigned char*>(&w) + 8, sizeof(T));
+  }
+};
+
 /// \brief Whether a value travels with its status in one 8- or 16-byte word (as CUB's tile
 /// state does): then a poll is one load, with no fence between status and value.
 template <class V>
-inline constexpr bool packed_status_v = sizeof(V) <= 12;
+inline constexpr bool packed_status_v = packed_layout<V>::fits;
 
 /// \brief The published state of every tile: per tile a status word `epoch << 2 | kind` and
 /// the value (the aggregate, later replaced by the inclusive prefix). Packed: value and status
@@ -134,13 +164,13 @@ struct tile_states<V, true> {
   __device__ void publish(std::size_t t, unsigned status, const V& v) const {
     word w{};
     w.x = status;
-    memcpy(reinterpret_cast<unsigned char*>(&w) + 4, &v, sizeof(V));
+    packed_layout<V>::pack(w, v);
     __stcg(words + t, w);
   }
   /// \brief The status of tile t and, when it is published, its value.
   __device__ unsigned poll(std::size_t t, unsigned epoch, V& v) const {
     const word w = __ldcg(words + t);
-    if ((w.x >> 2) == epoch) memcpy(&v, reinterpret_cast<const unsigned char*>(&w) + 4, sizeof(V));
+    if ((w.x >> 2) == epoch) packed_layout<V>::unpack(w, v);
     return w.x;
   }
 };
@@ -177,30 +207,6 @@ struct look_back_state {
   unsigned epoch;
   unsigned levels;  // the fixed tree's levels a tile reads (look_back_levels::count)
 };
-
-/// \brief Whether `Op` on `V` gives the same bits however the operands are grouped: integer
-/// arithmetic and bitwise operators (wrapping), minimum and maximum on any arithmetic type, and
-/// the flag operator over such an operator. Then the look-back may fold with a tree.
-template <class Op, class V>
-struct exact_grouping : std::false_type {};
-template <class V>
-struct exact_grouping<plus, V> : std::is_integral<V> {};
-template <class V>
-struct exact_grouping<multiplies, V> : std::is_integral<V> {};
-template <class V>
-struct exact_grouping<bit_and, V> : std::is_integral<V> {};
-template <class V>
-struct exact_grouping<bit_or, V> : std::is_integral<V> {};
-template <class V>
-struct exact_grouping<bit_xor, V> : std::is_integral<V> {};
-template <class V>
-struct exact_grouping<minimum, V> : std::is_arithmetic<V> {};
-template <class V>
-struct exact_grouping<maximum, V> : std::is_arithmetic<V> {};
-template <class Op, class T>
-struct exact_grouping<flag_op<Op>, flagged<T>> : exact_grouping<Op, T> {};
-template <class Op, class V>
-inline constexpr bool exact_grouping_v = exact_grouping<Op, V>::value;
 
 /// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1, folding
 /// each window with a tree as it walks back (CUB's look-back): one round trip per window, five
