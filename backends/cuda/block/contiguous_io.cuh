@@ -12,15 +12,22 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Whether a run of `Items` values of `U` can move as 16-byte words: any trivially
-/// copyable type whose size divides 16 (user structs too; the accesses check the address, so
-/// a struct aligned below its size takes the scalar path where a run is not 16-byte aligned).
+/// \brief Whether `U` moves as raw words: arithmetic types, and trivially copyable structs
+/// smaller than 16 bytes (a 4- or 8-byte struct, 2 or 4 to a 16-byte word). A 16-byte struct
+/// stays a struct: the compiler moves it as its members (two 8-byte words for {double, double}),
+/// and one 16-byte word copied into it made rung 5's scans 10 % slower (H200, 2^27 affine maps).
+template <class U>
+inline constexpr bool raw_words_v = std::is_arithmetic_v<U> ||
+                                    (std::is_trivially_copyable_v<U> && sizeof(U) < 16);
+/// \brief Whether a run of `Items` values of `U` can move as 16-byte words (the accesses check
+/// the address: a struct aligned below its size takes the scalar path where a run is not
+/// 16-byte aligned).
 template <class U, unsigned Items>
-inline constexpr bool vector_run_v = std::is_trivially_copyable_v<U> && 16 % sizeof(U) == 0 &&
+inline constexpr bool vector_run_v = raw_words_v<U> && 16 % sizeof(U) == 0 &&
                                      (Items * sizeof(U)) % 16 == 0;
 /// \brief Whether a run of `Items` values of `U` is exactly one 4- or 8-byte word.
 template <class U, unsigned Items>
-inline constexpr bool word_run_v = std::is_trivially_copyable_v<U> &&
+inline constexpr bool word_run_v = raw_words_v<U> &&
                                    (Items * sizeof(U) == 4 || Items * sizeof(U) == 8);
 /// \brief The word type of a 4- or 8-byte run.
 template <unsigned Bytes>

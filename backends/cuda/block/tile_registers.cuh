@@ -32,10 +32,11 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Elements of `In` in one 16-byte access: 16 / sizeof(In) for trivially copyable types
-/// whose size divides 16 (user structs of 4 or 8 bytes too: fewer warp scans per element), else 1.
+/// \brief Elements of `In` in one 16-byte access: 16 / sizeof(In) for types that move as raw
+/// words (contiguous_io.cuh: user structs of 4 or 8 bytes too, fewer warp scans per element),
+/// else 1.
 template <class In>
-inline constexpr unsigned vector_items_v = std::is_trivially_copyable_v<In> && 16 % sizeof(In) == 0
+inline constexpr unsigned vector_items_v = raw_words_v<In> && 16 % sizeof(In) == 0
                                                ? static_cast<unsigned>(16 / sizeof(In))
                                                : 1u;
 
