@@ -55,32 +55,24 @@ struct affine_compose {
   }
 };
 
-/// \brief A value and where it was found.
-struct arg {
+/// \brief A value and where it was found: `arg` in 16 bytes (int64 index), `arg32` in 8 bytes
+/// aligned to 4 (the vectorized body reads two a 16-byte load where the input is 8-byte
+/// aligned, and the order-preserving body where it is not).
+template <class Index>
+struct basic_arg {
   float value;
-  std::int64_t index;
-  friend bool operator==(const arg&, const arg&) = default;
+  Index index;
+  friend bool operator==(const basic_arg&, const basic_arg&) = default;
 };
+using arg = basic_arg<std::int64_t>;
+using arg32 = basic_arg<std::uint32_t>;
 /// \brief The smaller value; the lower index among equal values: a total order, so the
 /// operator is commutative and says so.
 struct argmin_op {
   static constexpr bool is_commutative = true;
-  __host__ __device__ arg operator()(const arg& x, const arg& y) const {
-    return (y.value < x.value || (y.value == x.value && y.index < x.index)) ? y : x;
-  }
-};
-
-/// \brief A value and where it was found, in 8 bytes aligned to 4 (the vectorized body reads
-/// two a 16-byte load where the input is 8-byte aligned, and the order-preserving body where
-/// it is not).
-struct arg32 {
-  float value;
-  std::uint32_t index;
-  friend bool operator==(const arg32&, const arg32&) = default;
-};
-struct argmin32_op {
-  static constexpr bool is_commutative = true;
-  __host__ __device__ arg32 operator()(const arg32& x, const arg32& y) const {
+  template <class Index>
+  __host__ __device__ basic_arg<Index> operator()(const basic_arg<Index>& x,
+                                                  const basic_arg<Index>& y) const {
     return (y.value < x.value || (y.value == x.value && y.index < x.index)) ? y : x;
   }
 };
@@ -96,16 +88,14 @@ struct max_magnitude {
   }
 };
 
-std::ostream& operator<<(std::ostream& os, const arg32& a) {
-  return os << "{" << a.value << ", " << a.index << "}";
-}
 std::ostream& operator<<(std::ostream& os, const mat2& m) {
   return os << "[" << m.a << " " << m.b << "; " << m.c << " " << m.d << "]";
 }
 std::ostream& operator<<(std::ostream& os, const affine& f) {
   return os << "x -> " << f.m << " x + " << f.c;
 }
-std::ostream& operator<<(std::ostream& os, const arg& a) {
+template <class Index>
+std::ostream& operator<<(std::ostream& os, const basic_arg<Index>& a) {
   return os << "{" << a.value << ", " << a.index << "}";
 }
 
@@ -198,7 +188,7 @@ TEST_F(CudaReduceUser, Argmin8ByteStructEveryRungAndAlignment) {
     std::uniform_int_distribution<std::uint32_t> index;
     for (auto& a : host) a = {static_cast<float>(level(rng_)) * 0.5f - 4.0f, index(rng_)};
     const arg32 init{1e30f, 0xffffffffu};
-    const arg32 want = parprim::reduce(parprim::seq, host, init, argmin32_op{});
+    const arg32 want = parprim::reduce(parprim::seq, host, init, argmin_op{});
     // The structs start 0, 4, 8 and 12 bytes into a 16-byte aligned buffer.
     parprim::device_buffer<std::uint32_t> words(2 * n + 4);
     for (std::size_t offset = 0; offset < 4; ++offset) {
@@ -210,7 +200,7 @@ TEST_F(CudaReduceUser, Argmin8ByteStructEveryRungAndAlignment) {
       const parprim::device_span<const arg32> in(at, n);
       for_each_policy(all_rungs, [&](const auto& policy) {
         if (HasFatalFailure()) return;
-        ASSERT_EQ(parprim::reduce(policy, in, init, argmin32_op{}), want) << rung_name(policy);
+        ASSERT_EQ(parprim::reduce(policy, in, init, argmin_op{}), want) << rung_name(policy);
       });
       if (HasFatalFailure()) return;
     }

@@ -97,11 +97,11 @@ struct tile_shared_bulk {
   /// maximum 18 bytes); the fixed tree holds more (float64 plus: 382 bytes of spill at 48
   /// registers), so 4 tiles (64 registers).
   static constexpr unsigned min_blocks_per_sm =
-      BlockSize != 256 || Chunks != 7                                             ? 0u
-      : !segmented                                                                ? 7u
-      : sizeof(E) == 4                                                            ? 6u
-      : exact_grouping_v<typename Problem::op_type, typename Problem::value_type> ? 6u
-                                                                                  : 4u;
+      BlockSize != 256 || Chunks != 7 ? 0u
+      : !segmented                    ? 7u
+      : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
+          ? 6u
+          : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
   static_assert(sizeof(In) == sizeof(E), "tile_shared_bulk: inputs of the elements' size");
   static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");

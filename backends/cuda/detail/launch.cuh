@@ -138,10 +138,6 @@ class single_pass {
     }
     // the order-preserving body: every other type, and inputs aligned below their size
     if constexpr (!vectorized) ordered_shape<In>(n, max_grid, ordered_grid_, ordered_per_block_);
-    if constexpr (!vectorized && !vectorized_without_identity) {
-      grid_ = ordered_grid_;
-      per_block_ = ordered_per_block_;
-    }
   }
   /// \return the device scratch: one partial per block (256-byte aligned)
   std::size_t scratch_bytes() const noexcept {
@@ -190,9 +186,9 @@ class single_pass {
 
  private:
   std::size_t n_;
-  std::size_t grid_ = 1;  // the vectorized body's (else the order-preserving one's)
+  std::size_t grid_ = 1;  // the vectorized body's
   std::size_t per_block_ = 0;
-  std::size_t ordered_grid_ = 0;  // the order-preserving body's
+  std::size_t ordered_grid_ = 0;  // the order-preserving body's (0: never taken)
   std::size_t ordered_per_block_ = 0;
 };
 

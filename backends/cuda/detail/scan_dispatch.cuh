@@ -80,8 +80,9 @@ template <class P>
 using tile_rung5 =
     tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
 /// \brief Whether rung 6 stages problem P's tiles in shared memory: plain and segmented scans of
-/// 4- and 8-byte values (built-in or trivially copyable structs) read unconverted, and plain scans (the transforms included)
-/// of inputs of their values' size (else it runs rung 5's tile and tuning).
+/// 4- and 8-byte values (built-in or trivially copyable structs) read unconverted, and plain
+/// scans (the transforms included) of inputs of their values' size (else it runs rung 5's tile
+/// and tuning).
 template <class P>
 inline constexpr bool rung6_staged_v = shared_bulk_tile_fits_v<P, input_of_t<P>>;
 /// \brief Rung 6's tile: 256 threads x 112 bytes staged in shared memory by bulk copies

@@ -159,7 +159,7 @@ class single_pass_look_back {
     if constexpr (states::uses_status_words) {
       st.states.aggregates = reinterpret_cast<V*>(s.bytes);
       st.states.status = s.status;
-      st.states.tiles = levels_.nodes;
+      st.states.count = levels_.nodes;
     } else {
       st.states.words = reinterpret_cast<typename states::word*>(s.status);
     }

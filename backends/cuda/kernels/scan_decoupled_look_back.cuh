@@ -180,12 +180,12 @@ struct tile_states<V, false> {
   static std::size_t bytes(std::size_t tiles) { return 2 * tiles * sizeof(V); }
   static constexpr bool uses_status_words = true;
 
-  V* aggregates;  // [tiles], then the prefixes [tiles]
+  V* aggregates;  // [count], then the prefixes [count]
   unsigned* status;
-  std::size_t tiles;
+  std::size_t count;  // states: the fixed tree's nodes (level 0 is the tiles)
 
   __device__ void publish(std::size_t t, unsigned word, const V& v) const {
-    ((word & 3u) == published_prefix ? aggregates + tiles : aggregates)[t] = v;
+    ((word & 3u) == published_prefix ? aggregates + count : aggregates)[t] = v;
     __threadfence();
     *reinterpret_cast<volatile unsigned*>(status + t) = word;
   }
@@ -193,7 +193,7 @@ struct tile_states<V, false> {
     const unsigned word = *reinterpret_cast<const volatile unsigned*>(status + t);
     if ((word >> 2) == epoch) {
       __threadfence();
-      v = coherent_load<V>{(word & 3u) == published_prefix ? aggregates + tiles : aggregates}(t);
+      v = coherent_load<V>{(word & 3u) == published_prefix ? aggregates + count : aggregates}(t);
     }
     return word;
   }

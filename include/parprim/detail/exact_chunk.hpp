@@ -198,19 +198,16 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
     top_lo = (l[j] >> 16) < top_lo ? l[j] >> 16 : top_lo;
     other_bits = other_bits || o[j] != 0;
   }
-  double total = p[0] + p[1];
-  for (; i < n; ++i) {
-    const auto u = __builtin_bit_cast(std::uint32_t, x[i]);
-    const unsigned a = (u >> 16) & 0x7fffu;
-    top_hi = a > top_hi ? a : top_hi;
-    top_lo = (u << 1) == 0 ? top_lo : (a < top_lo ? a : top_lo);
-    other_bits = other_bits || u != 0x80000000u;
-    if constexpr (Sum) total += static_cast<double>(x[i]);
-  }
-  if constexpr (Sum) *sum = total;
+  // the last n % 8 elements by the portable survey, merged (a zero's field is 0xff in both)
+  double tail_sum = 0;
+  const chunk_survey tail = survey_portable<float, Sum>(x + i, n - i, &tail_sum);
+  if constexpr (Sum) *sum = (p[0] + p[1]) + tail_sum;
   const auto max_field = static_cast<int>(top_hi >> 7);
-  return {max_field, static_cast<int>(top_lo >> 7), top_lo == 0x7fff && max_field != 0xff,
-          other_bits};
+  const auto min_field = static_cast<int>(top_lo >> 7);
+  return {max_field > tail.max_field ? max_field : tail.max_field,
+          min_field < tail.min_field ? min_field : tail.min_field,
+          top_lo == 0x7fff && max_field != 0xff && tail.all_zero,
+          other_bits || tail.not_only_negative_zeros};
 }
 #endif
 
