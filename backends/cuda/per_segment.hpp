@@ -8,20 +8,25 @@
 /// offsets wait for the GPU before anything is written; the rest follows the policy (`nosync`
 /// returns once enqueued). A plain C++ translation unit calls the combinations precompiled in
 /// `parprim::cuda` (built-in values and operators as for reduce; keys and offsets of int32_t,
-/// int64_t or uint64_t); others need nvcc.
+/// int64_t or uint64_t); others need nvcc. parprim::exact_plus on float or double (the
+/// operator `exact_sum<F>`, an init as its superaccumulator) runs the exact per-segment passes
+/// (kernels/segments_exact_sum.cuh), each result rounded once into `out`.
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include <parprim/backends/cuda/detail/exact_segments_entry.hpp>
 #include <parprim/backends/cuda/detail/segments_entry.hpp>
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/scan.hpp>
 #include <parprim/cuda_policy.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/exact_sum.hpp>
 #include <parprim/device_span.hpp>
 
 #if defined(__CUDACC__)
+#include <parprim/backends/cuda/detail/exact_segments_launch.cuh>
 #include <parprim/backends/cuda/detail/segments_dispatch.cuh>
 #endif
 
@@ -63,6 +68,16 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
                                           out.data(), init, op);
   }
 
+  template <class In, class Fl, class F>
+  static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
+                           device_span<const In> in, device_span<const Fl> flags,
+                           device_span<F> out, exact_accumulator<F> init, exact_sum<F>) {
+    check_cuda_exact_segment_types<void, In, F>();
+    cuda::exact_flag_segments<In, F>(cuda::options_of(policy), plan, in.data(),
+                                     reinterpret_cast<const std::uint8_t*>(flags.data()),
+                                     out.data(), init);
+  }
+
   template <class I>
   static void check_offsets(const policy_type& policy, device_span<const I> offsets, std::size_t n,
                             const char* fn) {
@@ -77,6 +92,15 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
     cuda::reduce_offset_segments<I, In, T, Op>(cuda::options_of(policy), in.data(), in.size(),
                                                offsets.data(), offsets.size() - 1, out.data(), init,
                                                op);
+  }
+
+  template <class In, class I, class F>
+  static void reduce_offsets(const policy_type& policy, device_span<const In> in,
+                             device_span<const I> offsets, device_span<F> out,
+                             exact_accumulator<F> init, exact_sum<F>) {
+    check_cuda_exact_segment_types<I, In, F>();
+    cuda::exact_offset_segments<I, In, F>(cuda::options_of(policy), in.data(), in.size(),
+                                          offsets.data(), offsets.size() - 1, out.data(), init);
   }
 };
 
@@ -105,6 +129,17 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), plan, keys.data(), in.data(),
                                             keys_out.data(), out.data(), op);
   }
+
+  template <class K, class In, class KOut, class F>
+  static void reduce(const policy_type& policy, const cuda::segment_plan& plan,
+                     device_span<const K> keys, device_span<const In> in,
+                     device_span<KOut> keys_out, device_span<F> out, exact_sum<F>) {
+    static_assert(std::is_same_v<K, KOut>,
+                  "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
+    check_cuda_exact_segment_types<K, In, F>();
+    cuda::exact_key_segments<K, In, F>(cuda::options_of(policy), plan, keys.data(), in.data(),
+                                       keys_out.data(), out.data());
+  }
 };
 
 template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
@@ -121,6 +156,22 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
   static void exclusive(const policy_type& policy, device_span<const K> keys,
                         device_span<const In> in, device_span<T> out, T init, Op op) {
     run(policy, keys, in, out, cuda::scan_kind::exclusive, &init, op);
+  }
+
+  template <class K, class In, class F>
+  static void inclusive(const policy_type& policy, device_span<const K> keys,
+                        device_span<const In> in, device_span<F> out, exact_sum<F>) {
+    check_cuda_exact_segment_types<K, In, F>();
+    cuda::exact_key_scan<K, In, F>(cuda::options_of(policy), keys.data(), in.data(), out.data(),
+                                   in.size(), cuda::scan_kind::inclusive, nullptr);
+  }
+  template <class K, class In, class F>
+  static void exclusive(const policy_type& policy, device_span<const K> keys,
+                        device_span<const In> in, device_span<F> out, exact_accumulator<F> init,
+                        exact_sum<F>) {
+    check_cuda_exact_segment_types<K, In, F>();
+    cuda::exact_key_scan<K, In, F>(cuda::options_of(policy), keys.data(), in.data(), out.data(),
+                                   in.size(), cuda::scan_kind::exclusive, &init);
   }
 
  private:

@@ -155,6 +155,18 @@ void register_for(std::size_t n) {
                            parprim::device_span<T>(a.out, a.n), parprim::plus{});
                      });
                    });
+    // every output the exact sum rounded once (its cost beside plus; one segment length)
+    if constexpr (std::is_floating_point_v<T>)
+      if (length == by_key_segment_length)
+        register_one(
+            "segmented_scan/inclusive/cuda_exact_plus" + suffix, n, [flags](benchmark::State& st) {
+              run_scan<T>(st, flags, [](const scan_args<T>& a) {
+                parprim::segmented_inclusive_scan(
+                    parprim::cuda.on(bench_stream()), parprim::device_span<const T>(a.x, a.n),
+                    parprim::device_span<const std::uint8_t>(a.flags, a.n),
+                    parprim::device_span<T>(a.out, a.n), parprim::exact_plus{});
+              });
+            });
     if constexpr (std::is_same_v<T, std::int32_t>) {
       if (length == by_key_segment_length)
         register_one("segmented_scan/inclusive/cuda_inclusive_scan_by_key" + suffix, n,

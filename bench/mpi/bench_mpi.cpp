@@ -16,6 +16,8 @@
 ///   datatype and MPI operation);
 /// - parprim_user_op: the same sum as a user functor (user MPI_Op, carried as {value, has});
 /// - parprim_derived: the same sum on a one-field struct described with PARPRIM_MPI_STRUCT;
+/// - parprim_exact (float64): the same sum with parprim::exact_plus (superaccumulators
+///   combined across ranks: the same bits for any rank count);
 /// - raw_*: hand-written MPI: the local loop plus one MPI_Allreduce / MPI_Exscan of a scalar,
 ///   with MPI_SUM (raw), a user MPI_Op (raw_user_op) or a derived datatype (raw_derived);
 ///   for scans raw_reduce_then_scan is local fold + MPI_Exscan + local scan from the carry
@@ -34,6 +36,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -226,6 +229,13 @@ void register_reduce(const scaling& s) {
     timed(st, s.global_n, sizeof(T),
           [&] { parprim_bench::keep(parprim::reduce(policy, in, T{}, parprim::plus{})); });
   });
+  if constexpr (std::is_floating_point_v<T>) {  // the same sum correctly rounded, same bits
+    add(base + "parprim_exact/" + t, s, [=](benchmark::State& st) {
+      const auto& in = block<T>(s.local_n, 1);
+      timed(st, s.global_n, sizeof(T),
+            [&] { parprim_bench::keep(parprim::reduce(policy, in, T{}, parprim::exact_plus{})); });
+    });
+  }
   add(base + "raw/" + t, s, [=](benchmark::State& st) {
     const auto& in = block<T>(s.local_n, 1);
     const MPI_Datatype dt = parprim::mpi_datatype<T>();

@@ -7,10 +7,13 @@
 /// signed zeros, NaN and infinities, overflow, halfway cases) at sizes around the warp tile (1024
 /// floats, 512 doubles), the block's tiles and the grid; on every reduce rung of the policy;
 /// from a misaligned start; into device memory (reduce_into, nosync on a stream); through
-/// transform_reduce with one and two inputs.
+/// transform_reduce with one and two inputs. Per segment (segmented scans, segmented_reduce
+/// with head flags and with offsets, reduce_by_key, the scans by key): every result the same,
+/// for every density of heads of tests/support/harness.hpp.
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -284,6 +287,162 @@ TEST(CudaExact, ScansOnEveryRungStreamAndTransform) {
       first_difference(o.to_host(), pt::exact_expected<float>::scan(tripled, nullptr, true, -1.0f)),
       "")
       << "transform_exclusive_scan";
+}
+
+/// \brief Around the chunks of the per-segment passes (16 elements a thread up to about 2^21
+/// elements, blocks of 128 threads, more chunks than the 512 threads of the scan over chunks
+/// from 8193 on), primes, 2^k +- 1; capped by PARPRIM_CUDA_TEST_MAX_N.
+std::vector<std::size_t> exact_segment_sizes() {
+  std::vector<std::size_t> v;
+  for (std::size_t n : {0, 1, 2, 15, 16, 17, 33, 2047, 2048, 2049, 10007, 262145})
+    if (n <= scans::scan_max_n()) v.push_back(n);
+  return v;
+}
+
+/// \brief The CSR reference: `RN(init + elements [begins[s], begins[s + 1]))` for every s.
+template <class F, class I>
+std::vector<F> offset_sums(const std::vector<F>& in, const std::vector<I>& begins, F init) {
+  std::vector<F> want;
+  for (std::size_t s = 0; s + 1 < begins.size(); ++s)
+    want.push_back(pt::exact_expected<F>::reduce(
+        std::vector<F>(in.begin() + static_cast<std::ptrdiff_t>(begins[s]),
+                       in.begin() + static_cast<std::ptrdiff_t>(begins[s + 1])),
+        init));
+  return want;
+}
+
+/// \brief The first `count` elements of a device buffer.
+template <class T>
+std::vector<T> first_of(const parprim::device_buffer<T>& d, std::size_t count) {
+  std::vector<T> all = d.to_host();
+  all.resize(count);
+  return all;
+}
+
+/// Every per-segment call with exact_plus: each result the exact sum of its operands rounded
+/// once (the independent reference), for every input family, size and density of heads; the
+/// head-flag reduce and the segmented inclusive scan also against parprim::seq's bits.
+template <class F>
+void per_segment_matches_reference() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const auto policy = parprim::cuda.on(scans::test_stream());
+  std::uint64_t salt = 0;
+  for (const pt::exact_mix mix : pt::all_exact_mixes) {
+    for (const std::size_t n : exact_segment_sizes()) {
+      // (the largest size on two families: the host reference is slow)
+      if (n > 10007 && mix != pt::exact_mix::uniform && mix != pt::exact_mix::cancellation)
+        continue;
+      for (const pt::density density : pt::segment_densities) {
+        SCOPED_TRACE(std::string(pt::exact_mix_name(mix)) + ", n = " + std::to_string(n) + ", " +
+                     pt::density_name(density));
+        pt::rng_t r = pt::make_rng(seed, n, ++salt);
+        const std::vector<F> in = pt::exact_input<F>(mix, r, n);
+        const std::vector<std::uint8_t> flags = pt::make_flags(r, n, density);
+        const F init = n % 2 == 0 ? -F(0) : static_cast<F>(0.25);
+        const parprim::device_buffer<F> d_in(in);
+        const parprim::device_buffer<std::uint8_t> d_flags(flags);
+        parprim::device_buffer<F> out(n);
+
+        parprim::segmented_inclusive_scan(policy, d_in.span(), d_flags.span(), out.span(),
+                                          parprim::exact_plus{});
+        const std::vector<F> inclusive = out.to_host();
+        EXPECT_EQ(
+            first_difference(inclusive, pt::exact_expected<F>::scan(in, flags.data(), false, F(0))),
+            "")
+            << "segmented_inclusive_scan";
+        std::vector<F> host(n);
+        parprim::segmented_inclusive_scan(parprim::seq, in, flags, host, parprim::exact_plus{});
+        EXPECT_EQ(first_difference(inclusive, host), "") << "segmented_inclusive_scan vs seq";
+        parprim::segmented_exclusive_scan(policy, d_in.span(), d_flags.span(), out.span(), init,
+                                          parprim::exact_plus{});
+        EXPECT_EQ(first_difference(out.to_host(),
+                                   pt::exact_expected<F>::scan(in, flags.data(), true, init)),
+                  "")
+            << "segmented_exclusive_scan";
+
+        const std::vector<F> sums = pt::exact_expected<F>::segments(in, flags, &init);
+        const std::size_t k = parprim::segmented_reduce(policy, d_in.span(), d_flags.span(),
+                                                        out.span(), init, parprim::exact_plus{});
+        ASSERT_EQ(k, sums.size());
+        EXPECT_EQ(first_difference(first_of(out, k), sums), "") << "segmented_reduce (flags)";
+        std::vector<F> host_sums(k);
+        parprim::segmented_reduce(parprim::seq, in, flags, host_sums, init, parprim::exact_plus{});
+        EXPECT_EQ(first_difference(first_of(out, k), host_sums), "") << "segmented_reduce vs seq";
+
+        const std::vector<std::int64_t> begins =
+            pt::with_empty_segments<std::int64_t>(r, pt::segment_begins(flags), salt % 4);
+        const parprim::device_buffer<std::int64_t> d_begins(begins);
+        parprim::device_buffer<F> per_row(begins.size() - 1);
+        parprim::segmented_reduce(policy, d_in.span(), parprim::offsets(d_begins.span()),
+                                  per_row.span(), init, parprim::exact_plus{});
+        EXPECT_EQ(first_difference(per_row.to_host(), offset_sums(in, begins, init)), "")
+            << "segmented_reduce (offsets, " << salt % 4 << " empty segments)";
+
+        const std::vector<std::int32_t> keys = pt::make_keys<std::int32_t>(r, flags);
+        const parprim::device_buffer<std::int32_t> d_keys(keys);
+        parprim::device_buffer<std::int32_t> keys_out(n);
+        const std::size_t runs = parprim::reduce_by_key(
+            policy, d_keys.span(), d_in.span(), keys_out.span(), out.span(), parprim::exact_plus{});
+        const std::vector<F> run_sums = pt::exact_expected<F>::segments(in, flags, nullptr);
+        ASSERT_EQ(runs, run_sums.size());
+        EXPECT_EQ(first_difference(first_of(out, runs), run_sums), "") << "reduce_by_key";
+        std::vector<std::int32_t> want_keys;
+        for (const std::size_t b : pt::segment_begins(flags))
+          if (b < n) want_keys.push_back(keys[b]);
+        EXPECT_EQ(first_of(keys_out, runs), want_keys) << "reduce_by_key's keys";
+
+        parprim::inclusive_scan_by_key(policy, d_keys.span(), d_in.span(), out.span(),
+                                       parprim::exact_plus{});
+        EXPECT_EQ(first_difference(out.to_host(), inclusive), "") << "inclusive_scan_by_key";
+        parprim::exclusive_scan_by_key(policy, d_keys.span(), d_in.span(), out.span(), init,
+                                       parprim::exact_plus{});
+        EXPECT_EQ(first_difference(out.to_host(),
+                                   pt::exact_expected<F>::scan(in, flags.data(), true, init)),
+                  "")
+            << "exclusive_scan_by_key";
+      }
+    }
+  }
+}
+
+TEST(CudaExact, FloatPerSegmentIsTheRoundedExactSum) {
+  per_segment_matches_reference<float>();
+}
+TEST(CudaExact, DoublePerSegmentIsTheRoundedExactSum) {
+  per_segment_matches_reference<double>();
+}
+
+/// The segmented scans with exact_plus: the same bits on every scan rung of the policy, with
+/// nosync on a stream, and in place.
+TEST(CudaExact, SegmentedScansOnEveryRungStreamAndInPlace) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  pt::rng_t r = pt::make_rng(seed, 0);
+  const std::size_t n = std::min<std::size_t>(300007, scans::scan_max_n());
+  const std::vector<double> in = pt::exact_input<double>(pt::exact_mix::cancellation, r, n);
+  const std::vector<std::uint8_t> flags = pt::make_flags(r, n, pt::density::thousandth);
+  parprim::device_buffer<double> d(in);
+  const parprim::device_buffer<std::uint8_t> f(flags);
+  parprim::device_buffer<double> o(n);
+  const std::vector<double> want = pt::exact_expected<double>::scan(in, flags.data(), false, 0.0);
+  for_each_policy(scans::all_scan_rungs, [&](const auto& policy) {
+    parprim::segmented_inclusive_scan(policy, d.span(), f.span(), o.span(), parprim::exact_plus{});
+    EXPECT_EQ(first_difference(o.to_host(), want), "") << scans::scan_rung_name(policy);
+  });
+  const cudaStream_t stream = scans::test_stream();
+  parprim::segmented_exclusive_scan(parprim::cuda.on(stream).nosync(), d.span(), f.span(), o.span(),
+                                    2.0, parprim::exact_plus{});
+  scans::cuda_ok(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  EXPECT_EQ(
+      first_difference(o.to_host(), pt::exact_expected<double>::scan(in, flags.data(), true, 2.0)),
+      "")
+      << "nosync on a stream";
+  parprim::segmented_inclusive_scan(parprim::cuda, d.span(), f.span(), d.span(),
+                                    parprim::exact_plus{});
+  EXPECT_EQ(first_difference(d.to_host(), want), "") << "in place";
 }
 
 /// Integers: exact_plus is plus, on the GPU too (reduce and reduce_into).

@@ -7,7 +7,8 @@
 /// sequential left fold (tests/support/harness.hpp): integers and min/max exactly, rounded
 /// float sums within 2 m eps sum|x| per element (m operands). Also: subspans that start off
 /// any alignment, three-level hierarchies, float determinism, the default policy, streams and
-/// threads, managed and pinned memory, empty inputs, bad inputs.
+/// threads, managed and pinned memory, empty inputs, bad inputs; and parprim::exact_plus per
+/// segment (segmented scans, segmented_reduce, reduce_by_key, scans by key) from plain C++.
 ///
 /// Every failure prints the seed; rerun with PARPRIM_TEST_SEED=<seed> to reproduce it.
 /// PARPRIM_CUDA_TEST_MAX_N=<n> caps the sizes (for the compute-sanitizer runs).
@@ -24,6 +25,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -559,6 +561,75 @@ TEST(CudaScanMemory, ManagedAndPinnedMemory) {
   });
   EXPECT_EQ(cudaFree(managed), cudaSuccess);
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
+/// exact_plus per segment from plain C++ (the library's precompiled exact passes): float and
+/// double, head flags, keys and offsets of every precompiled index type, bit for bit seq's.
+template <class F, class I>
+void exact_per_segment_from_plain_cpp() {
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  pt::rng_t r = pt::make_rng(seed, 0);
+  const std::size_t n = std::min<std::size_t>(50021, scan_max_n());
+  std::vector<F> in(n);
+  for (auto& x : in)
+    x = static_cast<F>(pt::uniform_real(r, -1.0, 1.0) * std::exp2(pt::uniform_int(r, -60, 60)));
+  const std::vector<std::uint8_t> flags = pt::make_flags(r, n, pt::density::third);
+  const std::vector<I> keys = pt::make_keys<I>(r, flags);
+  const std::vector<I> begins = pt::with_empty_segments<I>(r, pt::segment_begins(flags), 2);
+  const parprim::device_buffer<F> d_in(in);
+  const parprim::device_buffer<std::uint8_t> d_flags(flags);
+  const parprim::device_buffer<I> d_keys(keys), d_begins(begins);
+  parprim::device_buffer<F> out(n);
+  parprim::device_buffer<I> keys_out(n);
+  std::vector<F> want(n);
+  const auto same = [](const std::vector<F>& a, const std::vector<F>& b, std::size_t count) {
+    return std::memcmp(a.data(), b.data(), count * sizeof(F)) == 0;
+  };
+  const F init = static_cast<F>(0.5);
+  parprim::segmented_inclusive_scan(parprim::seq, in, flags, want, parprim::exact_plus{});
+  parprim::segmented_inclusive_scan(parprim::cuda, d_in.span(), d_flags.span(), out.span(),
+                                    parprim::exact_plus{});
+  EXPECT_TRUE(same(out.to_host(), want, n)) << "segmented_inclusive_scan";
+  parprim::inclusive_scan_by_key(parprim::cuda, d_keys.span(), d_in.span(), out.span(),
+                                 parprim::exact_plus{});
+  EXPECT_TRUE(same(out.to_host(), want, n)) << "inclusive_scan_by_key";
+  parprim::segmented_exclusive_scan(parprim::seq, in, flags, want, init, parprim::exact_plus{});
+  parprim::segmented_exclusive_scan(parprim::cuda, d_in.span(), d_flags.span(), out.span(), init,
+                                    parprim::exact_plus{});
+  EXPECT_TRUE(same(out.to_host(), want, n)) << "segmented_exclusive_scan";
+  parprim::exclusive_scan_by_key(parprim::cuda, d_keys.span(), d_in.span(), out.span(), init,
+                                 parprim::exact_plus{});
+  EXPECT_TRUE(same(out.to_host(), want, n)) << "exclusive_scan_by_key";
+  const std::size_t k =
+      parprim::segmented_reduce(parprim::seq, in, flags, want, init, parprim::exact_plus{});
+  EXPECT_EQ(parprim::segmented_reduce(parprim::cuda, d_in.span(), d_flags.span(), out.span(), init,
+                                      parprim::exact_plus{}),
+            k);
+  EXPECT_TRUE(same(out.to_host(), want, k)) << "segmented_reduce (flags)";
+  std::vector<I> host_keys_out(n);
+  EXPECT_EQ(
+      parprim::reduce_by_key(parprim::seq, keys, in, host_keys_out, want, parprim::exact_plus{}),
+      k);
+  EXPECT_EQ(parprim::reduce_by_key(parprim::cuda, d_keys.span(), d_in.span(), keys_out.span(),
+                                   out.span(), parprim::exact_plus{}),
+            k);
+  EXPECT_TRUE(same(out.to_host(), want, k)) << "reduce_by_key";
+  EXPECT_EQ(keys_out.to_host(), host_keys_out) << "reduce_by_key's keys";
+  const std::size_t rows = begins.size() - 1;
+  parprim::segmented_reduce(parprim::seq, in, parprim::offsets(begins), std::span(want).first(rows),
+                            init, parprim::exact_plus{});
+  parprim::device_buffer<F> per_row(rows);
+  parprim::segmented_reduce(parprim::cuda, d_in.span(), parprim::offsets(d_begins.span()),
+                            per_row.span(), init, parprim::exact_plus{});
+  EXPECT_TRUE(same(per_row.to_host(), want, rows)) << "segmented_reduce (offsets)";
+}
+
+TEST(CudaScanExactPerSegment, FromPlainCpp) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  exact_per_segment_from_plain_cpp<float, std::int32_t>();
+  exact_per_segment_from_plain_cpp<double, std::int64_t>();
+  exact_per_segment_from_plain_cpp<float, std::uint64_t>();
 }
 
 }  // namespace

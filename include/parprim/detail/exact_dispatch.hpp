@@ -14,15 +14,15 @@
 /// The reductions take the same route on the GPU: the CUDA backend's `reduce_impl::apply`
 /// has overloads for an `exact_accumulator<F>` init with `exact_sum<F>`, which run its exact
 /// sum kernel (backends/cuda/kernels/reduce_exact_sum.cuh) and return the superaccumulator.
-/// The per-segment reductions (segmented_reduce, reduce_by_key) run the backend into a
-/// temporary of superaccumulators (`routed_per_segment`) and round each result once; the scans
-/// by key pass `exact_sum<F>` to the backend's segmented scans, as the segmented scans do.
-/// The CUDA scans take the same route: `scan_impl<cuda>` has overloads for `exact_sum<F>`,
-/// which run the exact scan kernels (backends/cuda/kernels/scan_exact_sum.cuh). The CUDA
-/// segmented scans and per-segment calls do not take exact sums yet: a device input
-/// (`device_span`, or a transform view of one) given to them with exact_plus on float or double
-/// stops here with a compile error that says so, never a plain float sum; so does a device input
-/// scanned through a policy other than parprim::cuda.
+/// The per-segment reductions (segmented_reduce, reduce_by_key) on the host run the backend
+/// into a temporary of superaccumulators (`routed_per_segment`) and round each result once;
+/// the scans by key pass `exact_sum<F>` to the backend's segmented scans, as the segmented
+/// scans do. The CUDA backend takes `exact_sum<F>` in every scan and per-segment call and
+/// writes the rounded results itself (its exact scan kernels, kernels/scan_exact_sum.cuh, and
+/// its exact per-segment passes, kernels/segments_exact_sum.cuh). A device input (a
+/// `device_span`, or a transform view of one) with exact_plus on float or double through a
+/// policy other than parprim::cuda stops here with a compile error that says so, never a
+/// plain float sum.
 
 #include <cstddef>
 #include <span>
@@ -52,7 +52,8 @@ inline constexpr bool device_input_v<unary_transform_view<B, F>> = device_input_
 template <class B1, class B2, class F>
 inline constexpr bool device_input_v<binary_transform_view<B1, B2, F>> = device_input_v<B1>;
 
-/// \brief Whether `Policy`'s plain scans take exact sums of device inputs (the CUDA policies).
+/// \brief Whether `Policy` takes exact sums of device inputs in its scans, segmented scans and
+/// per-segment calls (the CUDA policies).
 template <class Policy>
 inline constexpr bool scans_device_exact_v = false;
 template <cuda_reduce_rung R, cuda_scan_rung S, bool Sync>
@@ -66,8 +67,8 @@ template <class>
 inline constexpr bool exact_always_false_v = false;
 
 /// \brief Readable compile errors for exact_plus where it is not available: accumulators other
-/// than integers, float and double; and (unless `DeviceOk`: the reductions, and the CUDA plain
-/// scans) scans of device inputs.
+/// than integers, float and double; and (unless `DeviceOk`: the reductions, and the CUDA
+/// policies) scans of device inputs.
 template <class Op, class T, class Input, bool DeviceOk = false>
 constexpr void require_exact_plus_types() {
   if constexpr (is_exact_plus_v<Op>) {
@@ -76,30 +77,28 @@ constexpr void require_exact_plus_types() {
                   "parprim::plus); for other accumulator types (long double, user types) use "
                   "parprim::plus");
     static_assert(DeviceOk || !(ieee_bits_v<T> && device_input_v<Input>),
-                  "parprim::exact_plus on float / double: the CUDA segmented scans (and scans of "
-                  "device memory through policies other than parprim::cuda) do not take "
-                  "exact_plus yet (the CUDA reductions and inclusive / exclusive scans do). Use "
-                  "a host policy (parprim::seq, parprim::omp, parprim::mpi(comm) with a host "
-                  "local policy), or parprim::plus on the GPU (whose float results depend on the "
-                  "configuration).");
+                  "parprim::exact_plus on float / double: scans of device memory take exact_plus "
+                  "with parprim::cuda only (not through parprim::mpi(comm).local(parprim::cuda) "
+                  "or a host policy). Use parprim::cuda, or a host policy on host memory.");
   }
 }
 
 /// \brief Whether a per-segment call (segmented_reduce, reduce_by_key, the scans by key) with
-/// `Op` on a `T` accumulator over `Input` can run: not exact_plus on float or double with device
-/// input (the CUDA per-segment calls do not take it yet). The front ends run nothing where it is
-/// false, after require_no_exact_plus_per_segment has said why.
-template <class Op, class T, class Input>
+/// `Op` on a `T` accumulator over `Input` can run through `Policy`: not exact_plus on float or
+/// double with device input unless `Policy` is a CUDA policy. The front ends run nothing where
+/// it is false, after require_no_exact_plus_per_segment has said why.
+template <class Policy, class Op, class T, class Input>
 inline constexpr bool per_segment_runs_v =
+    scans_device_exact_v<Policy> ||
     !(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>);
 
 /// \brief The compile error where per_segment_runs_v is false, never a plain float sum.
-template <class Op, class T, class Input>
+template <class Policy, class Op, class T, class Input>
 constexpr void require_no_exact_plus_per_segment() {
-  static_assert(per_segment_runs_v<Op, T, Input>,
-                "parprim::exact_plus on float / double: the CUDA segmented_reduce, "
-                "reduce_by_key and scans by key do not take exact_plus yet. Use a host policy "
-                "(parprim::seq, parprim::omp, parprim::mpi(comm)), or parprim::plus on the GPU");
+  static_assert(per_segment_runs_v<Policy, Op, T, Input>,
+                "parprim::exact_plus on float / double: per-segment calls on device memory take "
+                "exact_plus with parprim::cuda only. Use parprim::cuda, or a host policy on host "
+                "memory");
 }
 
 /// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
@@ -124,14 +123,17 @@ auto backend_init(const T& init) {
 
 /// \brief A per-segment reduction (segmented_reduce, reduce_by_key), exact_plus routed:
 /// `run(results, backend_op)` runs the backend into `results`, `count` results. For exact_plus
-/// on a float or double `Out` they are superaccumulators in a temporary (the backend's init
-/// then is `backend_init<Op>(init)`), each rounded once into `out` afterwards; otherwise
-/// `results` is `out` itself.
+/// on a float or double `Out` in host memory they are superaccumulators in a temporary (the
+/// backend's init then is `backend_init<Op>(init)`), each rounded once into `out` afterwards;
+/// in device memory (the CUDA backend) `results` is `out`, which the backend's exact
+/// per-segment passes write rounded; otherwise `results` is `out` itself.
 template <class Op, class Output, class Run>
 void routed_per_segment(const Output& out, std::size_t count, const Op& op, const Run& run) {
   using Out = typename Output::value_type;
   if constexpr (runs_exact_sum_v<Op, Out>) {
-    if constexpr (!device_input_v<Output>) {  // (device: require_no_exact_plus_per_segment failed)
+    if constexpr (device_input_v<Output>) {
+      run(out, exact_sum<Out>{});
+    } else {
       std::vector<exact_accumulator<Out>> results(count);
       run(std::span<exact_accumulator<Out>>(results), exact_sum<Out>{});
       for (std::size_t s = 0; s < count; ++s) out[s] = results[s].template round<Out>();
@@ -178,8 +180,9 @@ template <class Impl, class Policy, class Input, class Flags, class Output, clas
 void routed_segmented_inclusive(const Policy& policy, const Input& in, const Flags& flags,
                                 const Output& out, const Op& op) {
   using Out = typename Output::value_type;
-  require_exact_plus_types<Op, Out, Input>();
-  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+  constexpr bool device_ok = scans_device_exact_v<Policy>;
+  require_exact_plus_types<Op, Out, Input, device_ok>();
+  if constexpr (device_ok || !(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
     Impl::inclusive(policy, in, flags, out, backend_op<Out>(op));
 }
 
@@ -189,8 +192,9 @@ void routed_segmented_exclusive(const Policy& policy, const Input& in, const Fla
                                 const Output& out, const typename Output::value_type& init,
                                 const Op& op) {
   using Out = typename Output::value_type;
-  require_exact_plus_types<Op, Out, Input>();
-  if constexpr (!(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
+  constexpr bool device_ok = scans_device_exact_v<Policy>;
+  require_exact_plus_types<Op, Out, Input, device_ok>();
+  if constexpr (device_ok || !(runs_exact_sum_v<Op, Out> && device_input_v<Input>))
     Impl::exclusive(policy, in, flags, out, backend_init<Op>(init), backend_op<Out>(op));
 }
 
