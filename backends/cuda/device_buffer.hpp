@@ -28,8 +28,9 @@ namespace detail::cuda {
 void* device_allocate(std::size_t bytes);
 /// \brief Frees memory from `device_allocate`; ignores errors (used by destructors).
 void device_free(void* p) noexcept;
-/// \brief Synchronous copy between any two of host and device memory (unified addressing).
-/// \throws parprim::cuda_error
+/// \brief Synchronous copy between any two of host and device memory (unified addressing):
+/// returns when the bytes are at their destination (from pageable host memory too), so work
+/// enqueued afterwards on any stream reads them. \throws parprim::cuda_error
 void copy_bytes(void* dst, const void* src, std::size_t bytes);
 }  // namespace detail::cuda
 
@@ -68,7 +69,8 @@ class device_buffer {
   device_buffer& operator=(const device_buffer&) = delete;
   ~device_buffer() { detail::cuda::device_free(data_); }
 
-  /// \brief Copies `host` (exactly `size()` elements) to the device.
+  /// \brief Copies `host` (exactly `size()` elements) to the device; returns once they are
+  /// there (kernels on any stream, non-blocking ones included, then read them).
   /// \throws parprim::invalid_argument on a size mismatch, parprim::cuda_error
   void copy_from_host(std::span<const T> host) {
     check_size(host.size());

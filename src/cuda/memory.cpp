@@ -22,6 +22,9 @@ void device_free(void* p) noexcept {
 
 void copy_bytes(void* dst, const void* src, std::size_t bytes) {
   PARPRIM_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  // From pageable host memory cudaMemcpy may return before the DMA has reached the device;
+  // wait for it, so that work on any stream (non-blocking ones included) sees the data.
+  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
 }
 
 }  // namespace parprim::detail::cuda

@@ -131,8 +131,10 @@ __global__ void __launch_bounds__(chunk_block)
   const chunk_range r(c, per, n);
   exact_accumulator<F> sum = reset;
   sum.merge(carries[c].open);
-  std::size_t counted = carries[c].heads - 1;  // (wraps before the first head: unused there)
-  std::size_t segment = emit.segment(r.first, counted);
+  // the segment open before the chunk: the one that holds element first - 1 (none for chunk 0,
+  // whose element 0 is a head; `counted` then wraps and is not used)
+  std::size_t counted = carries[c].heads - 1;
+  std::size_t segment = r.first > 0 ? emit.segment(r.first - 1, counted) : 0;
   for (std::size_t i = r.first; i < r.last; ++i) {
     const F x = static_cast<F>(in[i]);  // read before the output is written (in place)
     if (is_head(flags, i)) {
