@@ -158,36 +158,47 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     run(policy, keys, in, out, cuda::scan_kind::exclusive, &init, op);
   }
 
+  /// \brief parprim::exact_plus on float or double: the exact segmented scan of the runs.
   template <class K, class In, class F>
   static void inclusive(const policy_type& policy, device_span<const K> keys,
-                        device_span<const In> in, device_span<F> out, exact_sum<F>) {
-    check_cuda_exact_segment_types<K, In, F>();
-    cuda::exact_key_scan<K, In, F>(cuda::options_of(policy), keys.data(), in.data(), out.data(),
-                                   in.size(), cuda::scan_kind::inclusive, nullptr);
+                        device_span<const In> in, device_span<F> out, exact_sum<F> op) {
+    run(policy, keys, in, out, cuda::scan_kind::inclusive,
+        static_cast<const exact_accumulator<F>*>(nullptr), op);
   }
   template <class K, class In, class F>
   static void exclusive(const policy_type& policy, device_span<const K> keys,
                         device_span<const In> in, device_span<F> out, exact_accumulator<F> init,
-                        exact_sum<F>) {
-    check_cuda_exact_segment_types<K, In, F>();
-    cuda::exact_key_scan<K, In, F>(cuda::options_of(policy), keys.data(), in.data(), out.data(),
-                                   in.size(), cuda::scan_kind::exclusive, &init);
+                        exact_sum<F> op) {
+    run(policy, keys, in, out, cuda::scan_kind::exclusive, &init, op);
   }
 
  private:
-  template <class K, class In, class T, class Op>
+  /// \brief The runs' head flags in a temporary, then the segmented scan over them: rung `S`,
+  /// or the exact passes for exact_sum<T> (`Init` then its superaccumulator).
+  template <class K, class In, class T, class Init, class Op>
   static void run(const policy_type& policy, device_span<const K> keys, device_span<const In> in,
-                  device_span<T> out, cuda::scan_kind kind, const T* init, Op op) {
-    check_cuda_segment_types<K, In, T, Op>();
+                  device_span<T> out, cuda::scan_kind kind, const Init* init, Op op) {
+    constexpr bool exact = std::is_same_v<Op, exact_sum<T>>;
+    if constexpr (exact)
+      check_cuda_exact_segment_types<K, In, T>();
+    else
+      check_cuda_segment_types<K, In, T, Op>();
     const std::size_t n = in.size();
     if (n == 0) return;
     const cuda::launch_options options = cuda::options_of(policy);
+    cuda::check_device_pointer(
+        keys.data(),
+        kind == cuda::scan_kind::exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key",
+        "the keys");
     // the flags live until the scan's work is done (freed in stream order after it)
     cuda::temp_block flags(options.device, options.stream, options.memory, n);
     auto* f = static_cast<std::uint8_t*>(flags.get());
     cuda::enqueue_key_run_flags<K>(options, keys.data(), n, f);
-    cuda::segmented_scan<S, In, T, Op>(options, in.data(), f, out.data(), n, kind, init,
-                                       static_cast<const T*>(nullptr), op);
+    if constexpr (exact)
+      cuda::exact_segmented_scan<In, T>(options, in.data(), f, out.data(), n, kind, init);
+    else
+      cuda::segmented_scan<S, In, T, Op>(options, in.data(), f, out.data(), n, kind, init,
+                                         static_cast<const T*>(nullptr), op);
   }
 };
 

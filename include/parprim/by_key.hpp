@@ -110,8 +110,6 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
     const auto input = detail::as_input_span(in);
     const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
-    detail::require_no_exact_plus_per_segment<
-        Policy, BinaryOp, typename decltype(output)::value_type, decltype(input)>();
     detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
     const auto plan = impl::plan(policy, key_span);
     detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");
@@ -152,10 +150,8 @@ void inclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const Inp
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
-    detail::require_no_exact_plus_per_segment<Policy, BinaryOp, acc_t, decltype(input)>();
     detail::check_scan_by_key_args(key_span, input, output, "inclusive_scan_by_key", op);
-    if constexpr (detail::per_segment_runs_v<Policy, BinaryOp, acc_t, decltype(input)>)
-      impl::inclusive(policy, key_span, input, output, detail::backend_op<acc_t>(op));
+    impl::inclusive(policy, key_span, input, output, detail::backend_op<acc_t>(op));
   }
 }
 
@@ -172,12 +168,10 @@ void exclusive_scan_by_key(const Policy& policy, const KeyRange& keys, const Inp
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
-    detail::require_no_exact_plus_per_segment<Policy, BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_scan_by_key_args(key_span, input, output, "exclusive_scan_by_key", op, &start);
-    if constexpr (detail::per_segment_runs_v<Policy, BinaryOp, acc_t, decltype(input)>)
-      impl::exclusive(policy, key_span, input, output, detail::backend_init<BinaryOp>(start),
-                      detail::backend_op<acc_t>(op));
+    impl::exclusive(policy, key_span, input, output, detail::backend_init<BinaryOp>(start),
+                    detail::backend_op<acc_t>(op));
   }
 }
 

@@ -130,7 +130,6 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     const auto flags = detail::as_input_span(head_flags);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
-    detail::require_no_exact_plus_per_segment<Policy, BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
     const auto plan = impl::plan_flags(policy, flags);
@@ -179,7 +178,6 @@ void segmented_reduce(const Policy& policy, const InputRange& in,
     const auto input = detail::as_input_span(in);
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     using acc_t = typename decltype(output)::value_type;
-    detail::require_no_exact_plus_per_segment<Policy, BinaryOp, acc_t, decltype(input)>();
     const acc_t start = static_cast<acc_t>(std::move(init));
     const OffsetSpan& begins = begin_offsets.begins;
     detail::check_offset_reduce_args(input, begins, output, "segmented_reduce", op, start);

@@ -122,67 +122,60 @@ class CudaReduceUser : public ::testing::Test {
     seed_ = make_seed();
     rng_.seed(seed_);
   }
+  /// \brief body(n) for every size of the sweep up to PARPRIM_CUDA_TEST_MAX_N, under traces of
+  /// the seed and n; stops at the first fatal failure.
+  template <class Body>
+  void for_each_size(Body body) {
+    SCOPED_TRACE(seed_trace(seed_));
+    for (std::size_t n : test_sizes()) {
+      if (n > max_n()) continue;
+      SCOPED_TRACE("n = " + std::to_string(n));
+      body(n);
+      if (HasFatalFailure()) return;
+    }
+  }
   std::uint64_t seed_ = 0;
   std::mt19937_64 rng_;
 };
 
 TEST_F(CudaReduceUser, Int8IntoInt64EveryRung) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     const auto host = random_vector<std::int8_t>(rng_, n, -128, 127);
     check_rungs(all_rungs, host, std::int64_t(-3), parprim::plus{}, "int8 -> int64 plus");
-    if (HasFatalFailure()) return;
-  }
+  });
 }
 
 TEST_F(CudaReduceUser, MatrixProductKeepsSequenceOrder) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     std::vector<mat2> host(n);
     std::uniform_int_distribution<std::uint32_t> d;
     for (auto& m : host) m = {d(rng_), d(rng_), d(rng_), d(rng_)};
     const mat2 init{d(rng_), d(rng_), d(rng_), d(rng_)};
     check_rungs(order_preserving_rungs, host, init, mat2_multiply{}, "mat2 product");
-    if (HasFatalFailure()) return;
-  }
+  });
 }
 
 TEST_F(CudaReduceUser, AffineCompositionKeepsSequenceOrder) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     std::vector<affine> host(n);
     std::uniform_int_distribution<std::uint32_t> d;
     for (auto& f : host) f = {d(rng_) | 1u, d(rng_)};  // odd slopes: the product never vanishes
     check_rungs(order_preserving_rungs, host, affine{1, 0}, affine_compose{}, "affine compose");
-    if (HasFatalFailure()) return;
-  }
+  });
 }
 
 TEST_F(CudaReduceUser, ArgminEveryRung) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     std::vector<arg> host(n);
     std::uniform_int_distribution<int> level(0, 31);  // many ties: the index decides
     for (std::size_t i = 0; i < n; ++i)
       host[i] = {static_cast<float>(level(rng_)) * 0.5f, static_cast<std::int64_t>(i)};
     check_rungs(all_rungs, host, arg{1e30f, -1}, argmin_op{}, "argmin");
-    if (HasFatalFailure()) return;
-  }
+  });
 }
 
 TEST_F(CudaReduceUser, Argmin8ByteStructEveryRungAndAlignment) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     std::vector<arg32> host(n);
     std::uniform_int_distribution<int> level(0, 31);  // many ties: the index decides
     std::uniform_int_distribution<std::uint32_t> index;
@@ -204,18 +197,14 @@ TEST_F(CudaReduceUser, Argmin8ByteStructEveryRungAndAlignment) {
       });
       if (HasFatalFailure()) return;
     }
-  }
+  });
 }
 
 TEST_F(CudaReduceUser, CommutativeUserOperatorOnInt32EveryRung) {
-  SCOPED_TRACE(seed_trace(seed_));
-  for (std::size_t n : test_sizes()) {
-    if (n > max_n()) continue;
-    SCOPED_TRACE("n = " + std::to_string(n));
+  for_each_size([&](std::size_t n) {
     const auto host = random_vector<std::int32_t>(rng_, n, -1000000, 1000000);
     check_rungs(all_rungs, host, std::int32_t(7), max_magnitude{}, "max magnitude");
-    if (HasFatalFailure()) return;
-  }
+  });
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// \brief The entry points of parprim::exact_plus per segment on the GPU (segmented scans,
-/// scans by key, segmented_reduce with head flags or offsets, reduce_by_key), as plain C++:
+/// \brief The entry points of parprim::exact_plus per segment on the GPU (segmented scans, which
+/// the scans by key run on their runs' head flags; segmented_reduce with head flags or offsets;
+/// reduce_by_key), as plain C++:
 /// declarations, which combinations `parprim::cuda` precompiles (float and double elements
 /// into results of their type; keys and offsets as for the other per-segment calls), and
 /// `extern template` declarations of those. The definitions are in
@@ -25,11 +26,6 @@ namespace parprim::detail::cuda {
 template <class In, class F>
 void exact_segmented_scan(const launch_options& options, const In* in, const std::uint8_t* flags,
                           F* out, std::size_t n, scan_kind kind, const exact_accumulator<F>* init);
-
-/// \brief The scans by key: as exact_segmented_scan, the segments the runs of equal keys.
-template <class K, class In, class F>
-void exact_key_scan(const launch_options& options, const K* keys, const In* in, F* out,
-                    std::size_t n, scan_kind kind, const exact_accumulator<F>* init);
 
 /// \brief segmented_reduce with head flags: `out[s] = RN(init + segment s's elements)` for the
 /// `plan.segments()` segments.
@@ -89,10 +85,6 @@ constexpr void check_cuda_exact_segment_types() {
       const ::parprim::detail::cuda::launch_options&,                                  \
       const ::parprim::detail::cuda::segment_plan&, const F*, const std::uint8_t*, F*, \
       const ::parprim::detail::exact_accumulator<F>&)
-#define PARPRIM_CUDA_EXACT_KEY_SCAN_SIGNATURE(F, I)                                        \
-  void parprim::detail::cuda::exact_key_scan<I, F, F>(                                     \
-      const ::parprim::detail::cuda::launch_options&, const I*, const F*, F*, std::size_t, \
-      ::parprim::detail::cuda::scan_kind, const ::parprim::detail::exact_accumulator<F>*)
 #define PARPRIM_CUDA_EXACT_KEY_SEGMENTS_SIGNATURE(F, I)    \
   void parprim::detail::cuda::exact_key_segments<I, F, F>( \
       const ::parprim::detail::cuda::launch_options&,      \
@@ -103,7 +95,6 @@ constexpr void check_cuda_exact_segment_types() {
       std::size_t, F*, const ::parprim::detail::exact_accumulator<F>&)
 /// \brief `Prefix` (`extern template` or `template`) before every precompiled entry of `F`.
 #define PARPRIM_CUDA_EXACT_SEGMENTS_DECLARE_INDEX(Prefix, F, I) \
-  Prefix PARPRIM_CUDA_EXACT_KEY_SCAN_SIGNATURE(F, I);           \
   Prefix PARPRIM_CUDA_EXACT_KEY_SEGMENTS_SIGNATURE(F, I);       \
   Prefix PARPRIM_CUDA_EXACT_OFFSET_SEGMENTS_SIGNATURE(F, I);
 #define PARPRIM_CUDA_EXACT_SEGMENTS_DECLARE(Prefix, F)               \

@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 #include <parprim/backends/cuda/detail/exact_segments_entry.hpp>
 #include <parprim/backends/cuda/detail/scan_dispatch.cuh>
@@ -49,12 +48,6 @@ void run(const launch_options& options, int device, const In* in, const std::uin
          static_cast<const chunk_state<F>*>(states), reset, emit);
 }
 
-/// \brief The accumulator a segment starts from: `init`'s, or empty.
-template <class F>
-exact_accumulator<F> reset_of(const exact_accumulator<F>* init) {
-  return init != nullptr ? *init : exact_accumulator<F>{};
-}
-
 /// \brief The end of an entry: wait for the GPU unless the policy says not to.
 inline void finish(const launch_options& options) {
   if (options.sync)
@@ -70,34 +63,12 @@ void exact_segmented_scan(const launch_options& options, const In* in, const std
       kind == scan_kind::exclusive ? "segmented_exclusive_scan" : "segmented_inclusive_scan";
   device_guard guard(options.device);
   check_stream(options.stream, guard.device(), fn);
-  check_scan_operands(in, out, n, kind, init, fn);
+  check_segmented_scan_operands(in, flags, out, n, kind, init, fn);
   if (n == 0) return;
-  if (flags == nullptr)
-    throw invalid_argument(std::string("parprim::") + fn + ": the head flags are null");
-  check_device_pointer(flags, fn, "the head flags");
   const bool exclusive = kind == scan_kind::exclusive;
+  // an exclusive scan's segments start from init (checked above), an inclusive one's from nothing
   exact_segments::run(options, guard.device(), in, flags, n,
-                      exact_segments::reset_of(exclusive ? init : nullptr),
-                      exact_segments::scan_outputs<F>{out, exclusive});
-  exact_segments::finish(options);
-}
-
-template <class K, class In, class F>
-void exact_key_scan(const launch_options& options, const K* keys, const In* in, F* out,
-                    std::size_t n, scan_kind kind, const exact_accumulator<F>* init) {
-  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key";
-  device_guard guard(options.device);
-  check_stream(options.stream, guard.device(), fn);
-  check_scan_operands(in, out, n, kind, init, fn);
-  if (n == 0) return;
-  check_device_pointer(keys, fn, "the keys");
-  // the flags live until the passes are done (freed in stream order after them)
-  temp_block flags(guard.device(), options.stream, options.memory, n);
-  auto* f = static_cast<std::uint8_t*>(flags.get());
-  enqueue_key_run_flags<K>(options, keys, n, f);
-  const bool exclusive = kind == scan_kind::exclusive;
-  exact_segments::run(options, guard.device(), in, static_cast<const std::uint8_t*>(f), n,
-                      exact_segments::reset_of(exclusive ? init : nullptr),
+                      exclusive ? *init : exact_accumulator<F>{},
                       exact_segments::scan_outputs<F>{out, exclusive});
   exact_segments::finish(options);
 }

@@ -136,6 +136,17 @@ inline void check_scan_operands(const void* in, const void* out, std::size_t n, 
   check_device_pointer(out, fn, "the output");
 }
 
+/// \brief check_scan_operands, and for n > 0 the head flags (not null, device memory).
+inline void check_segmented_scan_operands(const void* in, const std::uint8_t* flags,
+                                          const void* out, std::size_t n, scan_kind kind,
+                                          const void* init, const char* fn) {
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  if (flags == nullptr)
+    throw invalid_argument(std::string("parprim::") + fn + ": the head flags are null");
+  check_device_pointer(flags, fn, "the head flags");
+}
+
 /// \brief Runs rung `S` on plain problem `p` with its prefix: `init` (exclusive), `carry`.
 template <cuda_scan_rung S, class P, class T>
 void run_plain_scan(const launch_options& options, P p, const T* init, const T* carry,
@@ -202,11 +213,8 @@ void segmented_scan(const launch_options& options, const In* in, const std::uint
                     std::size_t n, scan_kind kind, const T* init, const T* carry, Op op) {
   const char* fn =
       kind == scan_kind::exclusive ? "segmented_exclusive_scan" : "segmented_inclusive_scan";
-  check_scan_operands(in, out, n, kind, init, fn);
+  check_segmented_scan_operands(in, flags, out, n, kind, init, fn);
   if (n == 0) return;
-  if (flags == nullptr)
-    throw invalid_argument(std::string("parprim::") + fn + ": the head flags are null");
-  check_device_pointer(flags, fn, "the head flags");
   using P = segmented_problem<In, T, Op>;
   P p{in, flags, out, n, op, kind == scan_kind::exclusive, init ? *init : T{}, {}, nullptr};
   if (carry != nullptr) {

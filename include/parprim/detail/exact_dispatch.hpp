@@ -78,38 +78,24 @@ constexpr void require_exact_plus_types() {
                   "parprim::plus");
     static_assert(DeviceOk || !(ieee_bits_v<T> && device_input_v<Input>),
                   "parprim::exact_plus on float / double: scans of device memory take exact_plus "
-                  "with parprim::cuda only (not through parprim::mpi(comm).local(parprim::cuda) "
-                  "or a host policy). Use parprim::cuda, or a host policy on host memory.");
+                  "through parprim::cuda (and parprim::mpi(comm).local(parprim::cuda)) only; use "
+                  "one of those, or a host policy on host memory.");
   }
-}
-
-/// \brief Whether a per-segment call (segmented_reduce, reduce_by_key, the scans by key) with
-/// `Op` on a `T` accumulator over `Input` can run through `Policy`: not exact_plus on float or
-/// double with device input unless `Policy` is a CUDA policy. The front ends run nothing where
-/// it is false, after require_no_exact_plus_per_segment has said why.
-template <class Policy, class Op, class T, class Input>
-inline constexpr bool per_segment_runs_v =
-    scans_device_exact_v<Policy> ||
-    !(runs_exact_sum_v<Op, T> && device_input_v<std::remove_cvref_t<Input>>);
-
-/// \brief The compile error where per_segment_runs_v is false, never a plain float sum.
-template <class Policy, class Op, class T, class Input>
-constexpr void require_no_exact_plus_per_segment() {
-  static_assert(per_segment_runs_v<Policy, Op, T, Input>,
-                "parprim::exact_plus on float / double: per-segment calls on device memory take "
-                "exact_plus with parprim::cuda only. Use parprim::cuda, or a host policy on host "
-                "memory");
 }
 
 /// \brief The operator the backend runs for the user's `Op` on a `T` accumulator.
 template <class T, class Op>
 constexpr auto backend_op(const Op& op) {
-  if constexpr (!is_exact_plus_v<Op>)
+  if constexpr (!is_exact_plus_v<Op>) {
     return op;
-  else if constexpr (ieee_bits_v<T>)
+  } else if constexpr (ieee_bits_v<T>) {
     return exact_sum<T>{};
-  else
+  } else {
+    // every call routes exact_plus through here: the one place that could turn it into a
+    // plain sum of a type it does not sum exactly
+    require_exact_plus_types<Op, T, void, true>();
     return plus{};
+  }
 }
 
 /// \brief What an exclusive scan's `init` enters the backend as.
@@ -125,8 +111,9 @@ auto backend_init(const T& init) {
 /// `run(results, backend_op)` runs the backend into `results`, `count` results. For exact_plus
 /// on a float or double `Out` in host memory they are superaccumulators in a temporary (the
 /// backend's init then is `backend_init<Op>(init)`), each rounded once into `out` afterwards;
-/// in device memory (the CUDA backend) `results` is `out`, which the backend's exact
-/// per-segment passes write rounded; otherwise `results` is `out` itself.
+/// in device memory (the CUDA backend: the front ends' range checks let device memory through
+/// with CUDA policies only) `results` is `out`, which the backend's exact per-segment passes
+/// write rounded; otherwise `results` is `out` itself.
 template <class Op, class Output, class Run>
 void routed_per_segment(const Output& out, std::size_t count, const Op& op, const Run& run) {
   using Out = typename Output::value_type;
