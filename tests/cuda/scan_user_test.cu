@@ -7,7 +7,8 @@
 /// struct with plus, minimum and maximum. Every rung, the sizes of scan_sizes() (10^7 for
 /// int8 -> int32 and affine composition), inclusive and exclusive with a random init, in place
 /// and out of place (where the types agree), poisoned outputs with guards. Segmented scans of
-/// the same cases are in scan_segmented_test.cu.
+/// the same cases are in scan_segmented_test.cu. Narrow inputs (int8, uint8, int16 into 4-byte
+/// accumulators, int8 and int32 into int64) at aligned and misaligned offsets, every rung.
 
 #include <cstdint>
 #include <string>
@@ -126,6 +127,66 @@ TEST(CudaScanUserEdge, EightByteStructAtEveryFourByteAlignment) {
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+/// \brief Inputs narrower than the accumulator (In into Acc with Op) at byte offsets of input
+/// and output that are and are not 16-byte aligned: the default rung stages them in a region
+/// of their own by bulk copies where the run is aligned, and element by element where it is
+/// not; every rung must give the sequential fold.
+template <class In, class Acc, class Op>
+void check_narrow_at_offsets(std::uint64_t seed, const char* what) {
+  SCOPED_TRACE(what);
+  std::vector<std::size_t> sizes;
+  for (std::size_t n : {1, 2, 31, 33, 3583, 3585, 7167, 7168, 7169, 14337, 100003, 250001})
+    if (n <= scan_max_n()) sizes.push_back(n);
+  for (const std::size_t n : sizes) {
+    SCOPED_TRACE("n = " + std::to_string(n));
+    pt::rng_t r = pt::make_rng(seed, n, sizeof(In) * 16 + sizeof(Acc));
+    std::vector<In> host(n);
+    for (auto& x : host) x = full_range<In>(r);
+    const Acc init = static_cast<Acc>(pt::uniform_int<int>(r, -1000, 1000));
+    std::vector<Acc> want_incl(n), want_excl(n);
+    parprim::inclusive_scan(parprim::seq, host, want_incl, Op{});
+    parprim::exclusive_scan(parprim::seq, host, want_excl, init, Op{});
+    parprim::device_buffer<In> in_buf(n + 16);
+    parprim::device_buffer<Acc> out_buf(n + 4);
+    for (const std::size_t in_off : {std::size_t{0}, std::size_t{1}, 16 / sizeof(In) - 1}) {
+      const std::size_t out_off = in_off % 4;
+      SCOPED_TRACE("input at element " + std::to_string(in_off) + ", output at element " +
+                   std::to_string(out_off));
+      In* in = in_buf.data() + in_off;
+      Acc* out = out_buf.data() + out_off;
+      ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(In), cudaMemcpyHostToDevice), cudaSuccess);
+      const parprim::device_span<const In> src(in, n);
+      const parprim::device_span<Acc> dst(out, n);
+      for_each_scan_rung([&](const auto& rung, std::size_t) {
+        if (::testing::Test::HasFatalFailure()) return;
+        std::vector<Acc> got(n);
+        parprim::inclusive_scan(rung.on(test_stream()), src, dst, Op{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(Acc), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
+        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, Op{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(Acc), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
+      });
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  }
+}
+
+TEST(CudaScanUserEdge, NarrowInputsAtAlignedAndMisalignedOffsets) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  check_narrow_at_offsets<std::int8_t, std::int32_t, parprim::plus>(seed, "int8 -> int32 plus");
+  check_narrow_at_offsets<std::uint8_t, std::uint32_t, parprim::maximum>(seed,
+                                                                         "uint8 -> uint32 maximum");
+  check_narrow_at_offsets<std::int16_t, std::int32_t, parprim::minimum>(seed,
+                                                                        "int16 -> int32 minimum");
+  check_narrow_at_offsets<std::int8_t, std::int64_t, parprim::plus>(seed, "int8 -> int64 plus");
+  check_narrow_at_offsets<std::int32_t, std::int64_t, parprim::plus>(seed, "int32 -> int64 plus");
 }
 
 }  // namespace

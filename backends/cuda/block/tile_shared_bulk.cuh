@@ -1,9 +1,14 @@
 #pragma once
 /// \file
 /// \brief Scan rung 6's tile, for plain and segmented scans of 4- and 8-byte values (built-in
-/// types and trivially copyable user structs):
+/// types and trivially copyable user structs), and plain scans of narrower inputs into them
+/// (int8 into int32):
 /// the tile lives in shared memory, brought in and written out by bulk copies (Hopper's TMA),
-/// and each thread scans `items` consecutive elements there.
+/// and each thread scans `items` consecutive elements there. Narrow inputs are staged in a
+/// region of their own, a quarter of the elements' for int8 into int32, and each thread widens
+/// its run into the elements' region: the output is stored by bulk copies as for any tile,
+/// where a register tile's threads each wrote 128 bytes of their own (32 partial lines per warp
+/// store; 1,091 us at 2^28 int8 into int32 on the H200 against CUB's 606).
 ///
 /// Why. A block of rung 5 idles through its look-back; the other blocks of its SM must keep
 /// the memory busy. The register tile (tile_registers) holds its elements in registers, which
@@ -50,16 +55,18 @@ namespace parprim::detail::cuda {
 /// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4- or
 /// 8-byte trivially copyable types (user structs too: a thread-serial fold costs one operator
 /// per element where rung 5's register tile, one element per lane a row, costs a warp scan),
-/// and the input is either read unconverted or (plain scans, the
-/// transforms) has the elements' size, so that each thread converts its own staged elements in
-/// place before it folds them.
+/// and the input is either read unconverted, or (plain scans, the transforms) has the
+/// elements' size, so that each thread converts its own staged elements in place before it
+/// folds them, or (plain scans) is narrower (int8 into int32, int32 into int64: a size that
+/// divides 16), staged beside the elements and converted into them.
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
     std::is_trivially_copyable_v<typename P::element_type> &&
     (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8) &&
     ((!P::transforms && std::is_same_v<In, typename P::element_type>) ||
-     (!P::segmented && sizeof(In) == sizeof(typename P::element_type) &&
-      std::is_trivially_copyable_v<In>));
+     (!P::segmented && std::is_trivially_copyable_v<In> &&
+      (sizeof(In) == sizeof(typename P::element_type) ||
+       (sizeof(In) < sizeof(typename P::element_type) && 16 % sizeof(In) == 0))));
 
 /// `Chunks`: 16-byte chunks of values per thread (odd, so that a quarter warp's chunk reads are
 /// conflict-free); 7 (112 bytes) is the tuned shape (dev/rung6_shape_sweep.cu).
@@ -80,6 +87,9 @@ struct tile_shared_bulk {
   static constexpr bool segmented = Problem::segmented;
   /// The staged bytes are inputs that become elements through the problem's conversion.
   static constexpr bool converts = Problem::transforms || !std::is_same_v<In, E>;
+  /// Inputs narrower than the elements are staged in a region of their own (`inputs`), and
+  /// each thread converts its run of them into the elements' region.
+  static constexpr bool narrow = sizeof(In) < sizeof(E);
   static constexpr unsigned block_size = BlockSize;
   static constexpr unsigned chunk_bytes = 16;
   static constexpr unsigned chunks = Chunks;
@@ -88,6 +98,8 @@ struct tile_shared_bulk {
   static constexpr unsigned tile_size = BlockSize * items;
   static constexpr unsigned tile_bytes = tile_size * sizeof(E);
   static constexpr unsigned flag_bytes = segmented ? tile_size : 0;
+  static constexpr unsigned input_bytes = tile_size * sizeof(In);  // a tile's inputs
+  static constexpr unsigned narrow_bytes = narrow ? input_bytes : 0;
   static constexpr unsigned warps = BlockSize / warp_threads;
   /// Tiles of 256 threads per SM (28 KiB of values, 7 KiB of flags, plus the block's reserve,
   /// in the 228 KiB of an H200 SM); the registers are capped to match (plain 30-32 registers,
@@ -96,14 +108,18 @@ struct tile_shared_bulk {
   /// operator (the tree look-back) 6 tiles (40 registers: int64 plus spills nothing, minimum and
   /// maximum 18 bytes); the fixed tree holds more (float64 plus: 382 bytes of spill at 48
   /// registers), so 4 tiles (64 registers).
+  /// Narrow inputs add their region (int8 into int32: 7 KiB, 6 tiles).
   static constexpr unsigned min_blocks_per_sm =
       BlockSize != 256 || Chunks != 7 ? 0u
+      : narrow                        ? 233472u / (tile_bytes + narrow_bytes + 1152u)
       : !segmented                    ? 7u
       : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
           ? 6u
           : 4u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
-  static_assert(sizeof(In) == sizeof(E), "tile_shared_bulk: inputs of the elements' size");
+  static_assert(sizeof(In) <= sizeof(E) && chunk_bytes % sizeof(In) == 0,
+                "tile_shared_bulk: inputs of the elements' size or narrower, dividing 16 bytes");
+  static_assert(!(segmented && narrow), "tile_shared_bulk: segmented scans of unconverted inputs");
   static_assert(Chunks % 2 == 1, "tile_shared_bulk: an odd number of 16-byte chunks per thread");
   static_assert(!segmented || items <= 32,
                 "tile_shared_bulk: a thread's head flags fit one 32-bit mask");
@@ -113,6 +129,7 @@ struct tile_shared_bulk {
   struct storage {
     alignas(128) unsigned char data[tile_bytes];
     alignas(16) unsigned char flags[flag_bytes > 0 ? flag_bytes : 16];
+    alignas(16) unsigned char inputs[narrow_bytes > 0 ? narrow_bytes : 16];  // narrow inputs
     std::uint64_t barrier;
     shared_array<V, warps> warp_scan;  // inclusive scan of the warp totals
   };
@@ -131,14 +148,15 @@ struct tile_shared_bulk {
       // whole tiles only (16-byte multiples at 16-byte aligned addresses, as this one's)
       const std::size_t ahead = first + std::size_t(PrefetchTiles) * tile_size;
       if (b.values == tile_size && ahead + tile_size <= p.n) {
-        bulk_prefetch_l2(p.in + ahead, tile_bytes);
+        bulk_prefetch_l2(p.in + ahead, input_bytes);
         if constexpr (segmented)
           if (b.flags == tile_size) bulk_prefetch_l2(p.flags + ahead, tile_size);
       }
     }
     bulk_barrier_init(&s.barrier);
-    bulk_barrier_expect(&s.barrier, b.values * sizeof(E) + b.flags);
-    if (b.values > 0) bulk_load(s.data, p.in + first, b.values * sizeof(E), &s.barrier);
+    bulk_barrier_expect(&s.barrier, b.values * sizeof(In) + b.flags);
+    if (b.values > 0)
+      bulk_load(narrow ? s.inputs : s.data, p.in + first, b.values * sizeof(In), &s.barrier);
     if constexpr (segmented)
       if (b.flags > 0) bulk_load(s.flags, p.flags + first, b.flags, &s.barrier);
   }
@@ -150,7 +168,7 @@ struct tile_shared_bulk {
     len_ = len;
     const load_plan b = plan(p, first, len);
     if constexpr (converts) {
-      In* raw = reinterpret_cast<In*>(s.data);  // raw inputs, converted below
+      In* raw = reinterpret_cast<In*>(narrow ? s.inputs : s.data);  // converted below
 #pragma unroll 4
       for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) raw[k] = p.in[first + k];
     } else {
@@ -171,7 +189,7 @@ struct tile_shared_bulk {
     const unsigned mine = threadIdx.x * items;
     const unsigned count = count_of(mine, len);
     if constexpr (segmented) heads_ = load_heads(s, mine, count);
-    if constexpr (converts) convert_mine(p, mine, count);
+    if constexpr (converts) convert_mine(p, s, mine, count);
     // The thread's fold (restarting at heads). Threads past the end: any value, read by no one.
     E fold = mine < len ? data_[mine] : E{};
     for_each_mine<false>(mine, count, [&](const E& x, unsigned k) {
@@ -232,7 +250,7 @@ struct tile_shared_bulk {
   };
   __device__ static load_plan plan(const Problem& p, std::size_t first, unsigned len) {
     load_plan b;
-    b.values = bulk_items(p.in + first, len, vec);
+    b.values = bulk_items(p.in + first, len, chunk_bytes / unsigned(sizeof(In)));
     if constexpr (segmented) b.flags = bulk_items(p.flags + first, len, chunk_bytes);
     return b;
   }
@@ -298,9 +316,40 @@ struct tile_shared_bulk {
     return bits;
   }
 
-  /// \brief The thread's staged inputs become elements, in place (each thread its own).
-  __device__ void convert_mine(const Problem& p, unsigned mine, unsigned count) const {
-    if (count == items) {
+  /// \brief The thread's staged inputs become elements: in place (each thread its own), or
+  /// from the narrow inputs' region (a full thread reads its run as 4-byte words where it is a
+  /// whole number of them: int8 into int32 reads 7 words at a stride of 7, conflict-free).
+  __device__ void convert_mine(const Problem& p, const storage& s, unsigned mine,
+                               unsigned count) const {
+    if constexpr (narrow) {
+      const unsigned char* src = s.inputs + std::size_t(mine) * sizeof(In);
+      if (count == items) {
+        In x[items];
+        if constexpr (sizeof(x) % 4 == 0) {
+          unsigned w[sizeof(x) / 4];
+#pragma unroll
+          for (unsigned i = 0; i < sizeof(x) / 4; ++i)
+            w[i] = reinterpret_cast<const unsigned*>(src)[i];
+          memcpy(x, w, sizeof x);
+        } else {
+#pragma unroll
+          for (unsigned k = 0; k < items; ++k) memcpy(&x[k], src + k * sizeof(In), sizeof(In));
+        }
+#pragma unroll
+        for (unsigned c = 0; c < chunks; ++c) {
+          E y[vec];
+#pragma unroll
+          for (unsigned j = 0; j < vec; ++j) y[j] = p.convert(x[c * vec + j]);
+          write_chunk(mine + c * vec, y);
+        }
+      } else {
+        for (unsigned k = 0; k < count; ++k) {
+          In x;
+          memcpy(&x, src + k * sizeof(In), sizeof x);
+          data_[mine + k] = p.convert(x);
+        }
+      }
+    } else if (count == items) {
 #pragma unroll
       for (unsigned c = 0; c < chunks; ++c) {
         const uint4 raw = *reinterpret_cast<const uint4*>(data_ + mine + c * vec);
