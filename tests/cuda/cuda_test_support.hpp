@@ -227,7 +227,8 @@ inline std::size_t scan_max_n() {
 /// 2^16 and 2^20 (the tiles of every rung: 512 for rung 1, 1024 for rung 2, 4096 for rung 3 on
 /// values of up to 8 bytes, 1024 to 4096 for rung 4 and 2048 to 8192 for rung 5; two tiles;
 /// 2^20 + 1 needs three levels of rungs 1 and 2's hierarchy), rung 3's other tiles (768, 1280,
-/// 1536, 2816 +-1, and two of them + 1), rung 5's tuned tiles (3072, 3584, 6144, 7168: the same),
+/// 1536, 2816 +-1, and two of them + 1), rung 5's and 6's tuned tiles (1792, 3072, 3584, 6144,
+/// 7168: the same),
 /// 1337, 3000, 10^4, three random sizes drawn from the seed (up to 3 * 10^6), and 10^7 when asked
 /// for. Sizes above PARPRIM_CUDA_TEST_MAX_N are left out.
 inline std::vector<std::size_t> scan_sizes(std::uint64_t seed, bool with_ten_million) {
@@ -239,9 +240,9 @@ inline std::vector<std::size_t> scan_sizes(std::uint64_t seed, bool with_ten_mil
   // Rung 3's tiles for 12- to 32-byte values (sections sized to its shared memory): one tile
   // +-1 and two tiles + 1.
   for (std::size_t t : {768u, 1280u, 1536u, 2816u}) s.insert({t - 1, t, t + 1, 2 * t + 1});
-  // Rung 5's tiles: registers 256 x 12 (3072), segmented 256 x 24 (6144), shared memory
-  // 256 x 14 (3584, 8-byte values) and 256 x 28 (7168, 4-byte values).
-  for (std::size_t t : {3072u, 3584u, 6144u, 7168u}) s.insert({t - 1, t, t + 1, 2 * t + 1});
+  // Rung 5's tiles: registers 256 x 12 (3072), segmented 256 x 24 (6144); rung 6's, in shared
+  // memory: 256 x 7 (1792, 16-byte values), 256 x 14 (3584, 8-byte) and 256 x 28 (7168, 4-byte).
+  for (std::size_t t : {1792u, 3072u, 3584u, 6144u, 7168u}) s.insert({t - 1, t, t + 1, 2 * t + 1});
   pt::rng_t r = pt::make_rng(seed, 0, 0x51'7e5);
   s.insert(pt::uniform_int<std::size_t>(r, 34, 5000));
   s.insert(pt::uniform_int<std::size_t>(r, 5001, 300000));

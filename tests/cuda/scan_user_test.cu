@@ -11,6 +11,7 @@
 /// accumulators, int8 and int32 into int64) at aligned and misaligned offsets, every rung.
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -80,53 +81,61 @@ TEST(CudaScanUserEdge, PrecompiledAndInstantiatedSideBySide) {
   sweep<Uint64Max>(seed, sizes, o);
 }
 
-// An 8-byte struct aligned to 4 bytes (affine: two uint32) at every 4-byte offset of input and
-// output: 16-byte aligned runs move as 16-byte words (and rung 6 stages them by bulk copies),
-// the others element by element; every rung must give the sequential fold either way.
-TEST(CudaScanUserEdge, EightByteStructAtEveryFourByteAlignment) {
-  PARPRIM_SKIP_WITHOUT_GPU();
-  const std::uint64_t seed = pt::test_seed();
-  SCOPED_TRACE(pt::seed_trace(seed));
+/// \brief A struct of uint32 words (aligned to 4 bytes) at every 4-byte offset of input and
+/// output: 16-byte aligned runs move as 16-byte words (and rung 6 stages them by bulk copies),
+/// the others element by element; every rung must give the sequential fold either way.
+template <class Case>
+void check_struct_at_word_offsets(std::uint64_t seed, std::initializer_list<std::size_t> ns) {
+  using T = typename Case::acc_t;
+  using Op = typename Case::op_t;
+  static_assert(sizeof(T) % 4 == 0 && alignof(T) == 4);
+  constexpr std::size_t words = sizeof(T) / 4;
+  SCOPED_TRACE(Case::name);
   std::vector<std::size_t> sizes;
-  for (std::size_t n : {1, 2, 33, 3583, 3585, 40000, 250001})
+  for (std::size_t n : ns)
     if (n <= scan_max_n()) sizes.push_back(n);
   for (const std::size_t n : sizes) {
     SCOPED_TRACE("n = " + std::to_string(n));
-    pt::rng_t r = pt::make_rng(seed, n);
-    std::vector<affine> host(n);
-    for (auto& f : host)
-      f = {pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu) | 1u,
-           pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu)};
-    const affine init{pt::uniform_int<std::uint32_t>(r, 0, 0xffffffffu) | 1u, 12345u};
-    std::vector<affine> want_incl(n), want_excl(n);
-    parprim::inclusive_scan(parprim::seq, host, want_incl, affine_compose{});
-    parprim::exclusive_scan(parprim::seq, host, want_excl, init, affine_compose{});
-    parprim::device_buffer<std::uint32_t> in_words(2 * n + 4), out_words(2 * n + 4);
+    pt::rng_t r = pt::make_rng(seed, n, words);
+    std::vector<T> host(n);
+    for (std::size_t i = 0; i < n; ++i) host[i] = Case::gen(r, i);
+    const T init = Case::gen(r, n);
+    std::vector<T> want_incl(n), want_excl(n);
+    parprim::inclusive_scan(parprim::seq, host, want_incl, Op{});
+    parprim::exclusive_scan(parprim::seq, host, want_excl, init, Op{});
+    parprim::device_buffer<std::uint32_t> in_words(words * n + 4), out_words(words * n + 4);
     for (std::size_t in_off = 0; in_off < 4; ++in_off) {
       const std::size_t out_off = (in_off + 1) % 4;
       SCOPED_TRACE("input at byte " + std::to_string(4 * in_off) + ", output at byte " +
                    std::to_string(4 * out_off));
-      auto* in = reinterpret_cast<affine*>(in_words.data() + in_off);
-      auto* out = reinterpret_cast<affine*>(out_words.data() + out_off);
-      ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(affine), cudaMemcpyHostToDevice),
-                cudaSuccess);
-      const parprim::device_span<const affine> src(in, n);
-      const parprim::device_span<affine> dst(out, n);
+      auto* in = reinterpret_cast<T*>(in_words.data() + in_off);
+      auto* out = reinterpret_cast<T*>(out_words.data() + out_off);
+      ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+      const parprim::device_span<const T> src(in, n);
+      const parprim::device_span<T> dst(out, n);
       for_each_scan_rung([&](const auto& rung, std::size_t) {
         if (::testing::Test::HasFatalFailure()) return;
-        std::vector<affine> got(n);
-        parprim::inclusive_scan(rung.on(test_stream()), src, dst, affine_compose{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(affine), cudaMemcpyDeviceToHost),
-                  cudaSuccess);
+        std::vector<T> got(n);
+        parprim::inclusive_scan(rung.on(test_stream()), src, dst, Op{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
         ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
-        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, affine_compose{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(affine), cudaMemcpyDeviceToHost),
-                  cudaSuccess);
+        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, Op{});
+        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
         ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
       });
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+// 8-byte affine maps (two uint32) and 16-byte 2x2 matrices (four uint32), around their rung-6
+// tiles (3584 and 1792 elements).
+TEST(CudaScanUserEdge, WordStructsAtEveryFourByteAlignment) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  check_struct_at_word_offsets<AffineCompose>(seed, {1, 2, 33, 3583, 3585, 40000, 250001});
+  check_struct_at_word_offsets<Mat2Product>(seed, {1, 2, 33, 1791, 1793, 3585, 40000, 250001});
 }
 
 /// \brief Inputs narrower than the accumulator (In into Acc with Op) at byte offsets of input

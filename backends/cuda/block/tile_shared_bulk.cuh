@@ -1,14 +1,13 @@
 #pragma once
 /// \file
-/// \brief Scan rung 6's tile, for plain and segmented scans of 4- and 8-byte values (built-in
-/// types and trivially copyable user structs), and plain scans of narrower inputs into them
-/// (int8 into int32):
-/// the tile lives in shared memory, brought in and written out by bulk copies (Hopper's TMA),
-/// and each thread scans `items` consecutive elements there. Narrow inputs are staged in a
-/// region of their own, a quarter of the elements' for int8 into int32, and each thread widens
-/// its run into the elements' region: the output is stored by bulk copies as for any tile,
-/// where a register tile's threads each wrote 128 bytes of their own (32 partial lines per warp
-/// store; 1,091 us at 2^28 int8 into int32 on the H200 against CUB's 606).
+/// \brief Scan rung 6's tile, for plain and segmented scans of 4-, 8- and 16-byte values
+/// (built-in types and trivially copyable user structs), and plain scans of narrower inputs into
+/// them (int8 into int32): the tile lives in shared memory, brought in and written out by bulk
+/// copies (Hopper's TMA), and each thread scans `items` consecutive elements there. Narrow inputs
+/// are staged in a region of their own, a quarter of the elements' for int8 into int32, and each
+/// thread widens its run into the elements' region: the output is stored by bulk copies as for any
+/// tile, where a register tile's threads each wrote 128 bytes of their own (32 partial lines per
+/// warp store; 1,091 us at 2^28 int8 into int32 on the H200 against CUB's 606).
 ///
 /// Why. A block of rung 5 idles through its look-back; the other blocks of its SM must keep
 /// the memory busy. The register tile (tile_registers) holds its elements in registers, which
@@ -52,8 +51,8 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4- or
-/// 8-byte trivially copyable types (user structs too: a thread-serial fold costs one operator
+/// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4-, 8-
+/// or 16-byte trivially copyable types (user structs too: a thread-serial fold costs one operator
 /// per element where rung 5's register tile, one element per lane a row, costs a warp scan),
 /// and the input is either read unconverted, or (plain scans, the transforms) has the
 /// elements' size, so that each thread converts its own staged elements in place before it
@@ -62,7 +61,8 @@ namespace parprim::detail::cuda {
 template <class P, class In>
 inline constexpr bool shared_bulk_tile_fits_v =
     std::is_trivially_copyable_v<typename P::element_type> &&
-    (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8) &&
+    (sizeof(typename P::element_type) == 4 || sizeof(typename P::element_type) == 8 ||
+     sizeof(typename P::element_type) == 16) &&
     ((!P::transforms && std::is_same_v<In, typename P::element_type>) ||
      (!P::segmented && std::is_trivially_copyable_v<In> &&
       (sizeof(In) == sizeof(typename P::element_type) ||
@@ -107,16 +107,24 @@ struct tile_shared_bulk {
   /// the look-back, packed with their status in one 16-byte word: with an exact-grouping
   /// operator (the tree look-back) 6 tiles (40 registers: int64 plus spills nothing, minimum and
   /// maximum 18 bytes); the fixed tree holds more (float64 plus: 382 bytes of spill at 48
-  /// registers), so 4 tiles (64 registers).
-  /// Narrow inputs add their region (int8 into int32: 7 KiB, 6 tiles).
+  /// registers), so 4 tiles (64 registers): 2^27 float64 sums, segments of 1024, waits {3200,
+  /// 800} on the H200 (dev/rung6_wide_sweep.cu): 1,001 us at 4 tiles, 1,158 at 5 (48 registers,
+  /// 192 bytes of local memory), 1,259 at 6 (40, 224).
+  /// Narrow inputs add their region (int8 into int32: 7 KiB, 6 tiles). 16-byte values (one
+  /// a chunk, 7 a thread): 4 tiles (64 registers). 2^27 affine maps {double a, b} on the H200
+  /// (dev/rung6_wide_sweep.cu, look-back waits {3200, 800}) with 3, 4 and 5 tiles: plain
+  /// 2,278, 1,855 and 1,818 us (5 spills 8 bytes; rung 5's register tile 3,111, CUB 3,711);
+  /// segmented 3,045, 2,798 and 3,203 us (rung 5 4,383, CUB's InclusiveScanByKey 3,737).
   static constexpr unsigned min_blocks_per_sm =
       BlockSize != 256 || Chunks != 7 ? 0u
       : narrow                        ? 233472u / (tile_bytes + narrow_bytes + 1152u)
+      : sizeof(E) == 16               ? 4u
       : !segmented                    ? 7u
       : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
           ? 6u
           : 4u;
-  static_assert(sizeof(E) == 4 || sizeof(E) == 8, "tile_shared_bulk: 4- or 8-byte elements");
+  static_assert(sizeof(E) == 4 || sizeof(E) == 8 || sizeof(E) == 16,
+                "tile_shared_bulk: 4-, 8- or 16-byte elements");
   static_assert(sizeof(In) <= sizeof(E) && chunk_bytes % sizeof(In) == 0,
                 "tile_shared_bulk: inputs of the elements' size or narrower, dividing 16 bytes");
   static_assert(!(segmented && narrow), "tile_shared_bulk: segmented scans of unconverted inputs");

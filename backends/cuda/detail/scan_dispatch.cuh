@@ -80,13 +80,14 @@ template <class P>
 using tile_rung5 =
     tile_registers<rung5_shape<P>::block, rung5_shape<P>::items, vector_items_v<input_of_t<P>>, P>;
 /// \brief Whether rung 6 stages problem P's tiles in shared memory: plain and segmented scans of
-/// 4- and 8-byte values (built-in or trivially copyable structs) read unconverted, and plain
-/// scans (the transforms included) of inputs of their values' size (else it runs rung 5's tile
-/// and tuning).
+/// 4-, 8- and 16-byte values (built-in or trivially copyable structs) read unconverted, and plain
+/// scans (the transforms included) of inputs of their values' size or narrower (else it runs
+/// rung 5's tile and tuning).
 template <class P>
 inline constexpr bool rung6_staged_v = shared_bulk_tile_fits_v<P, input_of_t<P>>;
 /// \brief Rung 6's tile: 256 threads x 112 bytes staged in shared memory by bulk copies
-/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte; dev/tma_scan_prototype.cu),
+/// (tile_shared_bulk: 256 x 28 for 4-byte values, 256 x 14 for 8-byte, 256 x 7 for 16-byte;
+/// dev/tma_scan_prototype.cu),
 /// with tma_look_back_tuning's L2 prefetch distance; rung 5's tile otherwise.
 template <class P>
 using tile_rung6 = std::conditional_t<rung6_staged_v<P>,

@@ -100,9 +100,16 @@ struct tma_look_back_tuning : look_back_tuning {
   /// plain scans 128; segmented scans none (slower with any distance tried, run C).
   template <class Problem>
   static constexpr unsigned prefetch_tiles = Problem::segmented ? 0u : 128u;
+  /// Segmented 8-byte values through the fixed tree (float64 sums: 16-byte value-and-head
+  /// pairs, 4 tiles per SM) keep rung 5's shorter waits: 2^27 float64, segments of 1024, 949.5
+  /// us against 1,001.1 with {3200, 800}; one segment 931.8 against 1,004.2; 2^24 131.5 against
+  /// 141.7 (H200, dev/rung6_wide_sweep.cu).
   template <class Problem>
   static look_back_delays delays(std::size_t tiles) {
     if (!sleeps(tiles)) return no_sleep;
+    if constexpr (Problem::segmented && sizeof(typename Problem::element_type) == 8 &&
+                  !exact_grouping_v<typename Problem::op_type, typename Problem::value_type>)
+      return {1200, 650, 650};
     return {3200, 800, 800};
   }
 };
