@@ -5,9 +5,10 @@
 /// them (int8 into int32): the tile lives in shared memory, brought in and written out by bulk
 /// copies (Hopper's TMA), and each thread scans `items` consecutive elements there. Narrow inputs
 /// are staged in a region of their own, a quarter of the elements' for int8 into int32, and each
-/// thread widens its run into the elements' region: the output is stored by bulk copies as for any
-/// tile, where a register tile's threads each wrote 128 bytes of their own (32 partial lines per
-/// warp store; 1,091 us at 2^28 int8 into int32 on the H200 against CUB's 606).
+/// thread widens its run into the elements' region; the tile then runs as any other (rung 5's
+/// register tile, 4 tiles of 256 x 32 per SM at 64 registers, kept too few bytes in flight
+/// through the look-back: DRAM at 26 % of peak under ncu, 1,091 us at 2^28 int8 into int32 on
+/// the H200 against CUB's 606; staged, 411 us).
 ///
 /// Why. A block of rung 5 idles through its look-back; the other blocks of its SM must keep
 /// the memory busy. The register tile (tile_registers) holds its elements in registers, which
