@@ -13,8 +13,7 @@
 #include <random>
 #include <vector>
 
-#include "median_time.cuh"
-#include "swept_tuning.cuh"
+#include "sweep_support.cuh"
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
@@ -38,37 +37,13 @@ using tile6 = ppc::tile_shared_bulk<256, P, 7, 0>;
 template <class P>
 using tile6_prefetch = ppc::tile_shared_bulk<256, P, 7, 128>;
 
-template <class T>
-bool same(const T* d, const std::vector<T>& ref) {
-  std::vector<T> got(ref.size());
-  cudaMemcpy(got.data(), d, ref.size() * sizeof(T), cudaMemcpyDeviceToHost);
-  return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(T)) == 0;
-}
+/// The look-back waits tried: rung 6's and rung 5's.
+static const std::vector<std::pair<unsigned, unsigned>> waits = {{3200, 800}, {1200, 650}};
 
-/// Rung 6's tile `TileOf` with register cap MinB on `sp`, at look-back waits {first, pause}.
+/// Rung 6's tile `TileOf` with register cap MinB on `sp`, checked against the library's `lib`.
 template <template <class> class TileOf, unsigned MinB, class Problem, class T>
 void variant(const char* label, const Problem& sp, const std::vector<T>& lib, float anchor) {
-  using D = ppc::single_pass_look_back<TileOf, Problem, swept_tuning<MinB>>;
-  auto k = ppc::scan_look_back_kernel<typename D::tile, Problem, MinB>;
-  cudaFuncAttributes a{};
-  cudaFuncGetAttributes(&a, k);
-  int bps = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, D::tile::block_size, 0);
-  std::printf("  %s minB %u (%d regs, %d B local, %d blocks/SM):", label, MinB, a.numRegs,
-              (int)a.localSizeBytes, bps);
-  ppc::launch_options o{};
-  for (const auto& w : std::vector<std::pair<unsigned, unsigned>>{{3200, 800}, {1200, 650}}) {
-    swept_first_ns = w.first;
-    swept_pause_ns = w.second;
-    cudaMemset(sp.out, 0, sp.n * sizeof(T));
-    ppc::run_scan<D>(o, sp, "x");
-    const bool ok = same(sp.out, lib);
-    failures += !ok;
-    const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
-    std::printf("  {%u,%u} %.1f (%.3fx)%s", w.first, w.second, t, anchor / t, ok ? "" : " FAIL");
-  }
-  std::printf("\n");
-  std::fflush(stdout);
+  swept_variant<TileOf, MinB>(label, sp, lib, anchor, waits, failures);
 }
 
 void segmented_double(std::size_t n, unsigned seg) {

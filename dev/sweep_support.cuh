@@ -61,8 +61,8 @@ inline cub_anchors time_cub(const int* keys, const int* in, int* out, std::size_
 /// look-back wait {first, pause} in `waits`: each run checked against `ref` (FAIL printed and
 /// counted in `failures`), then timed against `anchor`. `label` starts the printed line, after
 /// which the kernel's registers, local memory, shared memory and blocks per SM.
-template <template <class> class TileOf, unsigned MinB, class Problem>
-void swept_variant(const char* label, const Problem& sp, const std::vector<int>& ref, float anchor,
+template <template <class> class TileOf, unsigned MinB, class Problem, class T>
+void swept_variant(const char* label, const Problem& sp, const std::vector<T>& ref, float anchor,
                    const std::vector<std::pair<unsigned, unsigned>>& waits, int& failures) {
   namespace ppc = parprim::detail::cuda;
   using D = ppc::single_pass_look_back<TileOf, Problem, swept_tuning<MinB>>;
@@ -77,7 +77,7 @@ void swept_variant(const char* label, const Problem& sp, const std::vector<int>&
   for (const auto& d : waits) {
     swept_first_ns = d.first;
     swept_pause_ns = d.second;
-    cudaMemset(sp.out, 0, sp.n * sizeof(int));
+    cudaMemset(sp.out, 0, sp.n * sizeof(T));
     ppc::run_scan<D>(o, sp, "x");
     const bool ok = same(sp.out, ref);
     failures += !ok;

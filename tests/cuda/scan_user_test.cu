@@ -81,6 +81,27 @@ TEST(CudaScanUserEdge, PrecompiledAndInstantiatedSideBySide) {
   sweep<Uint64Max>(seed, sizes, o);
 }
 
+/// \brief On every rung: the inclusive scan of `src` into `dst` equals `want_incl`, and the
+/// exclusive one from `init` equals `want_excl` (fatal failures stop the sweep).
+template <class In, class T, class Op>
+void expect_scans_on_every_rung(parprim::device_span<const In> src, parprim::device_span<T> dst,
+                                const T& init, Op op, const std::vector<T>& want_incl,
+                                const std::vector<T>& want_excl) {
+  const std::size_t n = src.size();
+  for_each_scan_rung([&](const auto& rung, std::size_t) {
+    if (::testing::Test::HasFatalFailure()) return;
+    std::vector<T> got(n);
+    parprim::inclusive_scan(rung.on(test_stream()), src, dst, op);
+    ASSERT_EQ(cudaMemcpy(got.data(), dst.data(), n * sizeof(T), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
+    parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, op);
+    ASSERT_EQ(cudaMemcpy(got.data(), dst.data(), n * sizeof(T), cudaMemcpyDeviceToHost),
+              cudaSuccess);
+    ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
+  });
+}
+
 /// \brief A struct of uint32 words (aligned to 4 bytes) at every 4-byte offset of input and
 /// output: 16-byte aligned runs move as 16-byte words (and rung 6 stages them by bulk copies),
 /// the others element by element; every rung must give the sequential fold either way.
@@ -113,16 +134,7 @@ void check_struct_at_word_offsets(std::uint64_t seed, std::initializer_list<std:
       ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
       const parprim::device_span<const T> src(in, n);
       const parprim::device_span<T> dst(out, n);
-      for_each_scan_rung([&](const auto& rung, std::size_t) {
-        if (::testing::Test::HasFatalFailure()) return;
-        std::vector<T> got(n);
-        parprim::inclusive_scan(rung.on(test_stream()), src, dst, Op{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-        ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
-        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, Op{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
-        ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
-      });
+      expect_scans_on_every_rung(src, dst, init, Op{}, want_incl, want_excl);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
@@ -168,18 +180,7 @@ void check_narrow_at_offsets(std::uint64_t seed, const char* what) {
       ASSERT_EQ(cudaMemcpy(in, host.data(), n * sizeof(In), cudaMemcpyHostToDevice), cudaSuccess);
       const parprim::device_span<const In> src(in, n);
       const parprim::device_span<Acc> dst(out, n);
-      for_each_scan_rung([&](const auto& rung, std::size_t) {
-        if (::testing::Test::HasFatalFailure()) return;
-        std::vector<Acc> got(n);
-        parprim::inclusive_scan(rung.on(test_stream()), src, dst, Op{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(Acc), cudaMemcpyDeviceToHost),
-                  cudaSuccess);
-        ASSERT_TRUE(got == want_incl) << scan_rung_name(rung) << ", inclusive";
-        parprim::exclusive_scan(rung.on(test_stream()), src, dst, init, Op{});
-        ASSERT_EQ(cudaMemcpy(got.data(), out, n * sizeof(Acc), cudaMemcpyDeviceToHost),
-                  cudaSuccess);
-        ASSERT_TRUE(got == want_excl) << scan_rung_name(rung) << ", exclusive";
-      });
+      expect_scans_on_every_rung(src, dst, init, Op{}, want_incl, want_excl);
       if (::testing::Test::HasFatalFailure()) return;
     }
   }
