@@ -41,9 +41,9 @@ using tile6_prefetch = ppc::tile_shared_bulk<256, P, 7, 128>;
 static const std::vector<std::pair<unsigned, unsigned>> waits = {{3200, 800}, {1200, 650}};
 
 /// Rung 6's tile `TileOf` with register cap MinB on `sp`, checked against the library's `lib`.
-template <template <class> class TileOf, unsigned MinB, class Problem, class T>
+template <template <class> class TileOf, unsigned MinB, int Det = -1, class Problem, class T>
 void variant(const char* label, const Problem& sp, const std::vector<T>& lib, float anchor) {
-  swept_variant<TileOf, MinB>(label, sp, lib, anchor, waits, failures);
+  swept_variant<TileOf, MinB, Det>(label, sp, lib, anchor, waits, failures);
 }
 
 void segmented_double(std::size_t n, unsigned seg) {
@@ -80,8 +80,49 @@ void segmented_double(std::size_t n, unsigned seg) {
   using P = ppc::segmented_problem<double, double, pp::plus>;
   const P sp{in.data(), fl.data(), out.data(), n, pp::plus{}, false, 0.0, {}, nullptr};
   variant<tile6, 4>("seg f64", sp, lib, cub);
-  variant<tile6, 5>("seg f64", sp, lib, cub);
-  variant<tile6, 6>("seg f64", sp, lib, cub);
+  variant<tile6, 4, 1>("seg f64, fixed tree only", sp, lib, cub);
+  variant<tile6, 5, 1>("seg f64, fixed tree only", sp, lib, cub);
+  variant<tile6, 6, 1>("seg f64, fixed tree only", sp, lib, cub);
+}
+
+void plain_double(std::size_t n, bool exclusive) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> h(n);
+  for (auto& x : h) x = u(rng);
+  pp::device_buffer<double> in(h), out(n);
+  const auto run_lib = [&] {
+    if (exclusive)
+      pp::exclusive_scan(pp::cuda, in.span(), out.span(), 0.0, pp::plus{});
+    else
+      pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{});
+  };
+  run_lib();
+  std::vector<double> lib(n);
+  cudaMemcpy(lib.data(), out.data(), n * 8, cudaMemcpyDeviceToHost);
+  std::size_t tb = 0;
+  cub::DeviceScan::ExclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
+  void* tmp = nullptr;
+  cudaMalloc(&tmp, tb);
+  const float cub = time_us([&] {
+    if (exclusive)
+      cub::DeviceScan::ExclusiveSum(tmp, tb, in.data(), out.data(), (int)n);
+    else
+      cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n);
+  });
+  cudaFree(tmp);
+  const float libt = time_us(run_lib);
+  std::printf("float64 %s sum n=2^%d: CUB %.1f, library %.1f (%.3fx)\n",
+              exclusive ? "exclusive" : "inclusive", __builtin_ctzll(n), cub, libt, cub / libt);
+  using P = ppc::plain_problem<double, double, pp::plus>;
+  ppc::prefix_operands<double> pre{};
+  if (exclusive) {
+    pre.a = 0.0;
+    pre.has_a = true;
+  }
+  const P sp{in.data(), out.data(), n, pp::plus{}, exclusive, pre};
+  variant<tile6_prefetch, 7>("plain f64", sp, lib, cub);
+  variant<tile6_prefetch, 7, 1>("plain f64, fixed tree only", sp, lib, cub);
 }
 
 void affine_maps(std::size_t n, unsigned seg) {
@@ -147,8 +188,9 @@ int main() {
   segmented_double(std::size_t(1) << 27, 1024);
   segmented_double(std::size_t(1) << 27, 0);
   segmented_double(std::size_t(1) << 24, 1024);
+  plain_double(std::size_t(1) << 27, true);
+  plain_double(std::size_t(1) << 27, false);
   affine_maps(std::size_t(1) << 27, 1024);
-  affine_maps(std::size_t(1) << 24, 1024);
   std::printf("failures: %d\n", failures);
   return failures != 0;
 }

@@ -60,13 +60,14 @@ inline cub_anchors time_cub(const int* keys, const int* in, int* out, std::size_
 /// The look-back driver with tile `TileOf` and register cap `MinB` on problem `sp`, once per
 /// look-back wait {first, pause} in `waits`: each run checked against `ref` (FAIL printed and
 /// counted in `failures`), then timed against `anchor`. `label` starts the printed line, after
-/// which the kernel's registers, local memory, shared memory and blocks per SM.
-template <template <class> class TileOf, unsigned MinB, class Problem, class T>
+/// which the kernel's registers, local memory, shared memory and blocks per SM. `Det`: the
+/// look-back's determinism fixed at compile time (look_back_tuning::determinism).
+template <template <class> class TileOf, unsigned MinB, int Det = -1, class Problem, class T>
 void swept_variant(const char* label, const Problem& sp, const std::vector<T>& ref, float anchor,
                    const std::vector<std::pair<unsigned, unsigned>>& waits, int& failures) {
   namespace ppc = parprim::detail::cuda;
-  using D = ppc::single_pass_look_back<TileOf, Problem, swept_tuning<MinB>>;
-  auto k = ppc::scan_look_back_kernel<typename D::tile, Problem, MinB>;
+  using D = ppc::single_pass_look_back<TileOf, Problem, swept_tuning<MinB, Det>>;
+  auto k = ppc::scan_look_back_kernel<typename D::tile, Problem, MinB, Det>;
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;

@@ -27,17 +27,16 @@ auto exact_load_of(const Source& source) {
 
 /// \brief One launch of the exact sum of float or double (`F`) elements; the last block writes
 /// `Out`: `F` (rounded once) or `exact_accumulator<F>`. The grid is a few blocks per
-/// multiprocessor, each a contiguous whole number of warp tiles. Any operator argument is
-/// ignored (it is exact_plus or its accumulating form).
-template <class F, class Out>
+/// multiprocessor (`MinBlocks`, the kernel's register cap), each a contiguous whole number of
+/// warp tiles. Any operator argument is ignored (it is exact_plus or its accumulating form).
+template <class F, class Out, unsigned MinBlocks = exact_sum_tuning::blocks_per_sm<F>>
 class exact_sum_single_pass {
  public:
   using accumulator = exact_accumulator<F>;
   static constexpr unsigned block = exact_sum_tuning::block_size;
 
   exact_sum_single_pass(std::size_t n, int device) : n_(n) {
-    const std::size_t max_grid =
-        static_cast<std::size_t>(multiprocessor_count(device)) * exact_sum_tuning::blocks_per_sm<F>;
+    const std::size_t max_grid = static_cast<std::size_t>(multiprocessor_count(device)) * MinBlocks;
     constexpr std::size_t tile = exact_warp_tile_v<F>;
     constexpr std::size_t block_tiles = block / warp_threads;
     const std::size_t tiles = ceil_div(n, tile);
@@ -59,8 +58,8 @@ class exact_sum_single_pass {
       start = init;
     else
       start = accumulator(static_cast<F>(init));
-    launch(reduce_exact_sum_kernel<block, decltype(load), F, Out>, grid_, block, 0, stream, load,
-           n_, per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
+    launch(reduce_exact_sum_kernel<block, decltype(load), F, Out, MinBlocks>, grid_, block, 0,
+           stream, load, n_, per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
   }
 
  private:

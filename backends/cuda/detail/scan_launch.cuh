@@ -166,9 +166,21 @@ class single_pass_look_back {
     st.ticket = s.ticket;
     st.epoch = s.epoch;
     st.levels = levels_.count;
-    launch(scan_look_back_kernel<tile, Problem, Tuning::template min_blocks_per_sm<tile>>, tiles_,
-           tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
-           Tuning::template delays<Problem>(tiles_));
+    // Each kernel holds one look-back: the fixed tree (deterministic, an operator whose grouping
+    // matters) or the tree look-back; Tuning::determinism >= 0 fixes the choice (dev/ sweeps).
+    constexpr unsigned min_blocks = Tuning::template min_blocks_per_sm<tile>;
+    const look_back_delays delays = Tuning::template delays<Problem>(tiles_);
+    const auto run = [&](auto kernel) {
+      launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic, delays);
+    };
+    if constexpr (Tuning::determinism >= 0)
+      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>);
+    else if constexpr (exact_grouping_v<typename Problem::op_type, V>)
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>);
+    else if (s.deterministic)
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>);
+    else
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>);
   }
 
  private:

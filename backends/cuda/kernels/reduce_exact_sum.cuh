@@ -35,14 +35,18 @@
 namespace parprim::detail::cuda {
 
 /// \brief Launch shape of the exact sum: 256 threads, 128 bytes of loads in flight per lane (as
-/// rung 7), as many blocks per multiprocessor as the registers allow.
+/// rung 7), a one-wave grid of `blocks_per_sm` blocks per multiprocessor.
 struct exact_sum_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned bytes_per_lane = 128;
-  /// Blocks per multiprocessor, the registers' bound: 4 (64 registers a thread) for float;
-  /// 3 for double (80 registers), whose 64-bit tile work spills at 64.
+  /// Blocks per multiprocessor (the registers are capped to fit them): 3 for float and double
+  /// (80 registers). Measured on the H200 (dev/exact_reduce_sweep.cu, one process, 3 / 4 / 5
+  /// blocks): float 2^28 in (-1, 1) 275.0 / 281.7 / 350.9 us (plain reduce 249.2), exponents
+  /// -20..20 293.1 / 290.8 / 357.8, 2^24 44.6 / 48.6 / 51.1; fewer registers spill (176 bytes of
+  /// local memory at 5). Double 2^28 585.9 / 605.0 / 790.6 (plain 483.5), wide exponents 656.9 /
+  /// 648.8 / 942.8, 2^24 120.6 / 140.1 / 165.9.
   template <class F>
-  static constexpr unsigned blocks_per_sm = sizeof(F) == 4 ? 4 : 3;
+  static constexpr unsigned blocks_per_sm = 3;
 };
 
 /// \brief Elements per lane of a warp tile.
@@ -419,8 +423,10 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
 /// [b * per_block, min(n, (b + 1) * per_block)), per_block a multiple of the warp tile; its
 /// warps take the tiles in turn. `load(i)` is element i as `F`. The last block writes
 /// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
-template <unsigned BlockSize, class Load, class F, class Out>
-__global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
+/// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
+template <unsigned BlockSize, class Load, class F, class Out,
+          unsigned MinBlocks = exact_sum_tuning::blocks_per_sm<F>>
+__global__ void __launch_bounds__(BlockSize, MinBlocks)
     reduce_exact_sum_kernel(Load load, std::size_t n, std::size_t per_block,
                             exact_accumulator<F>* partials, unsigned* ticket, Out* out,
                             exact_accumulator<F> init) {

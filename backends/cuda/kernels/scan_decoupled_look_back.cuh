@@ -65,6 +65,12 @@ struct look_back_tuning {
   /// at 20, 1,082 at 16).
   static constexpr unsigned plain_items = 28;
   static constexpr unsigned segmented_items = 24;
+  /// -1: the launch picks, by the policy's `deterministic`, a kernel compiled with the one
+  /// look-back it runs (the fixed tree, or the tree look-back); 0 or 1: only that kernel (dev/
+  /// sweeps). One kernel holding both (the look-back chosen at run time) held more registers:
+  /// H200, 2^27 float64 (dev/rung6_wide_sweep.cu), exclusive sum 655.7 us (24 bytes of stack)
+  /// against 600.2 (none), inclusive 618.8 against 601.4, segmented sum 997.1 against 972.4.
+  static constexpr int determinism = -1;
   /// Blocks per SM the kernel asks the compiler to fit: the tile's (tile_registers).
   template <class Tile>
   static constexpr unsigned min_blocks_per_sm = Tile::min_blocks_per_sm;
@@ -340,13 +346,14 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
 /// back (the fixed tree where the grouping matters and `deterministic`, else the tree look-back,
 /// which then publishes the tile's inclusive prefix); thread 0 leaves the tile's carry in
 /// `carry`.
-template <class Problem, class V = typename Problem::value_type>
+template <int Determinism, class Problem, class V = typename Problem::value_type>
 __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
                               const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
   const auto op = p.value_op();
   const bool has_successor = tile + 1 < tiles;
-  const bool fixed_tree = !exact_grouping_v<typename Problem::op_type, V> && deterministic;
+  const bool fixed_tree = !exact_grouping_v<typename Problem::op_type, V> &&
+                          (Determinism < 0 ? deterministic : Determinism == 1);
   if (threadIdx.x == 0 && has_successor && (tile > 0 || fixed_tree))
     st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
   maybe<V> e = p.prefix();
@@ -376,7 +383,10 @@ __device__ unsigned tile_length(std::size_t n, std::size_t first) {
 
 /// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
 /// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
-template <class Tile, class Problem, unsigned MinBlocksPerSM = Tile::min_blocks_per_sm>
+/// `Determinism`: 1 the fixed tree, 0 the tree look-back, -1 the one `deterministic` names
+/// (both compiled in; see look_back_tuning::determinism).
+template <class Tile, class Problem, unsigned MinBlocksPerSM = Tile::min_blocks_per_sm,
+          int Determinism = -1>
 __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     scan_look_back_kernel(Problem p, std::size_t tiles,
                           look_back_state<typename Problem::value_type> st, bool deterministic,
@@ -403,7 +413,7 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
-    resolve_carry(p, tile, tiles, total, st, deterministic, delays, carry_slot[0]);
+    resolve_carry<Determinism>(p, tile, tiles, total, st, deterministic, delays, carry_slot[0]);
   __syncthreads();
   t.emit(p, op, first, carry_slot[0]);
 }
