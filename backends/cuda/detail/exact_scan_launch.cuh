@@ -27,9 +27,10 @@ struct exact_scan_problem {
   exact_accumulator<F> start;
 };
 
-/// \brief The two launches over one wave: as many warps as fit at once, each a contiguous run
-/// of whole warp tiles, and one superaccumulator per warp and per block in the scratch.
-template <class F, class Load>
+/// \brief The two launches over one wave: as many warps as fit at once (`Blocks` blocks per
+/// multiprocessor, the scan kernel's register cap), each a contiguous run of whole warp tiles,
+/// and one superaccumulator per warp and per block in the scratch.
+template <class F, class Load, unsigned Blocks = exact_scan_tuning::scan_blocks_per_sm>
 class exact_scan_two_pass {
  public:
   using accumulator = exact_accumulator<F>;
@@ -39,8 +40,7 @@ class exact_scan_two_pass {
 
   exact_scan_two_pass(std::size_t n, int device) {
     constexpr std::size_t tile = exact_warp_tile_v<F>;
-    const std::size_t most_warps =
-        std::size_t(multiprocessor_count(device)) * exact_scan_tuning::scan_blocks_per_sm * warps;
+    const std::size_t most_warps = std::size_t(multiprocessor_count(device)) * Blocks * warps;
     const std::size_t tiles = ceil_div(n, tile);
     per_warp_ = ceil_div(tiles, tiles < most_warps ? (tiles > 0 ? tiles : 1) : most_warps) * tile;
     grid_ = n > 0 ? ceil_div(n, per_warp_ * warps) : 1;
@@ -60,11 +60,11 @@ class exact_scan_two_pass {
     const auto* ws = static_cast<const accumulator*>(warp_sums);
     const auto* bs = static_cast<const accumulator*>(block_sums);
     if (p.exclusive)
-      launch(scan_exact_sum_kernel<block, true, Load, F>, grid_, block, 0, stream, p.load, p.out,
-             p.n, per_warp_, ws, bs, p.start);
+      launch(scan_exact_sum_kernel<block, true, Load, F, Blocks>, grid_, block, 0, stream, p.load,
+             p.out, p.n, per_warp_, ws, bs, p.start);
     else
-      launch(scan_exact_sum_kernel<block, false, Load, F>, grid_, block, 0, stream, p.load, p.out,
-             p.n, per_warp_, ws, bs, p.start);
+      launch(scan_exact_sum_kernel<block, false, Load, F, Blocks>, grid_, block, 0, stream, p.load,
+             p.out, p.n, per_warp_, ws, bs, p.start);
   }
 
  private:

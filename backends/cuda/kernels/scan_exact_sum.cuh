@@ -369,8 +369,10 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
 
 /// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
 /// `start` and everything before it.
-template <unsigned BlockSize, bool Exclusive, class Load, class F>
-__global__ void __launch_bounds__(BlockSize, exact_scan_tuning::scan_blocks_per_sm)
+/// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
+template <unsigned BlockSize, bool Exclusive, class Load, class F,
+          unsigned MinBlocks = exact_scan_tuning::scan_blocks_per_sm>
+__global__ void __launch_bounds__(BlockSize, MinBlocks)
     scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
                           const exact_accumulator<F>* warp_sums,
                           const exact_accumulator<F>* block_sums, exact_accumulator<F> start) {

@@ -1,0 +1,89 @@
+// Scratch: the GPU exact_plus inclusive scan at several blocks per multiprocessor (the scan
+// kernel's register cap and the grid of both passes), float and double: each variant checked bit
+// for bit against the library's call, and timed beside it, the library's plain `plus` scan and
+// CUB's InclusiveSum, in one process. Not part of the build:
+// SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh dev/exact_scan_sweep.cu
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <cub/device/device_scan.cuh>
+#include <parprim/parprim.hpp>
+#include <random>
+#include <vector>
+
+#include "median_time.cuh"
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+
+static int failures = 0;
+
+template <class F>
+bool same(const F* d, const std::vector<F>& ref) {
+  std::vector<F> got(ref.size());
+  cudaMemcpy(got.data(), d, ref.size() * sizeof(F), cudaMemcpyDeviceToHost);
+  return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(F)) == 0;
+}
+
+template <class F, unsigned Blocks>
+void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, float plain) {
+  using load_t = ppc::converting_load<F, F>;
+  using D = ppc::exact_scan_two_pass<F, load_t, Blocks>;
+  auto k = ppc::scan_exact_sum_kernel<D::block, false, load_t, F, Blocks>;
+  cudaFuncAttributes a{};
+  cudaFuncGetAttributes(&a, k);
+  int bps = 0;
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, D::block, 0);
+  const ppc::exact_scan_problem<F, load_t> p{load_t{in}, out, n, false, {}};
+  const ppc::launch_options o{};
+  cudaMemset(out, 0, n * sizeof(F));
+  ppc::run_scan<D>(o, p, "x");
+  const bool ok = same(out, lib);
+  failures += !ok;
+  const float t = time_us([&] { ppc::run_scan<D>(o, p, "x"); });
+  std::printf(
+      "  blocks %u (scan kernel %d regs, %d B local, %d blocks/SM): %.1f us, %.3fx plain%s\n",
+      Blocks, a.numRegs, (int)a.localSizeBytes, bps, t, t / plain, ok ? "" : " FAIL");
+  std::fflush(stdout);
+}
+
+template <class F>
+void run(std::size_t n, bool wide) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_int_distribution<int> e(-20, 20);
+  std::vector<F> h(n);
+  for (auto& x : h) x = static_cast<F>(wide ? std::ldexp(u(rng), e(rng)) : u(rng));
+  pp::device_buffer<F> in(h), out(n);
+  pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{});
+  std::vector<F> lib(n);
+  cudaMemcpy(lib.data(), out.data(), n * sizeof(F), cudaMemcpyDeviceToHost);
+  const float exact =
+      time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{}); });
+  const float plain =
+      time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); });
+  std::size_t tb = 0;
+  cub::DeviceScan::InclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
+  void* tmp = nullptr;
+  cudaMalloc(&tmp, tb);
+  const float cub =
+      time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
+  cudaFree(tmp);
+  std::printf("%s n=2^%d %s: exact %.1f us, plain %.1f (exact %.3fx plain), CUB %.1f\n",
+              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n),
+              wide ? "exponents -20..20" : "in (-1, 1)", exact, plain, exact / plain, cub);
+  variant<F, 1>(in.data(), out.data(), n, lib, plain);
+  variant<F, 2>(in.data(), out.data(), n, lib, plain);
+  variant<F, 3>(in.data(), out.data(), n, lib, plain);
+  variant<F, 4>(in.data(), out.data(), n, lib, plain);
+}
+
+int main() {
+  run<float>(std::size_t(1) << 28, false);
+  run<float>(std::size_t(1) << 28, true);
+  run<float>(std::size_t(1) << 24, false);
+  run<double>(std::size_t(1) << 28, false);
+  run<double>(std::size_t(1) << 24, false);
+  std::printf("failures: %d\n", failures);
+  return failures != 0;
+}
