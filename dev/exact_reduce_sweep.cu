@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "exact_inputs.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
@@ -39,11 +40,7 @@ void variant(const F* d, std::size_t n, F lib, float plain) {
 
 template <class F>
 void run(std::size_t n, bool wide) {
-  std::mt19937_64 rng(std::random_device{}());
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::uniform_int_distribution<int> e(-20, 20);
-  std::vector<F> h(n);
-  for (auto& x : h) x = static_cast<F>(wide ? std::ldexp(u(rng), e(rng)) : u(rng));
+  const std::vector<F> h = exact_sweep_inputs<F>(n, wide);
   pp::device_buffer<F> in(h);
   const auto span = in.span();
   const F lib = pp::reduce(pp::cuda, span, F(0), pp::exact_plus{});
@@ -61,8 +58,8 @@ void run(std::size_t n, bool wide) {
   });
   cudaFree(tmp);
   std::printf("%s n=2^%d %s: exact %.1f us, plain %.1f (exact %.3fx plain), CUB Sum %.1f\n",
-              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n),
-              wide ? "exponents -20..20" : "in (-1, 1)", exact, plain, plain / exact, cub);
+              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n), exact_sweep_label(wide),
+              exact, plain, plain / exact, cub);
   if constexpr (sizeof(F) == 4) {
     variant<F, 3>(in.data(), n, lib, plain);
     variant<F, 4>(in.data(), n, lib, plain);

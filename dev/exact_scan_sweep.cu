@@ -11,6 +11,7 @@
 #include <random>
 #include <vector>
 
+#include "exact_inputs.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
@@ -49,11 +50,7 @@ void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, floa
 
 template <class F>
 void run(std::size_t n, bool wide) {
-  std::mt19937_64 rng(std::random_device{}());
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::uniform_int_distribution<int> e(-20, 20);
-  std::vector<F> h(n);
-  for (auto& x : h) x = static_cast<F>(wide ? std::ldexp(u(rng), e(rng)) : u(rng));
+  const std::vector<F> h = exact_sweep_inputs<F>(n, wide);
   pp::device_buffer<F> in(h), out(n);
   pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{});
   std::vector<F> lib(n);
@@ -70,8 +67,8 @@ void run(std::size_t n, bool wide) {
       time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
   cudaFree(tmp);
   std::printf("%s n=2^%d %s: exact %.1f us, plain %.1f (exact %.3fx plain), CUB %.1f\n",
-              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n),
-              wide ? "exponents -20..20" : "in (-1, 1)", exact, plain, exact / plain, cub);
+              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n), exact_sweep_label(wide),
+              exact, plain, exact / plain, cub);
   variant<F, 1>(in.data(), out.data(), n, lib, plain);
   variant<F, 2>(in.data(), out.data(), n, lib, plain);
   variant<F, 3>(in.data(), out.data(), n, lib, plain);

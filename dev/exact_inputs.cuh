@@ -1,0 +1,21 @@
+#pragma once
+// Scratch (dev/ only): the exact_plus sweeps' inputs, real-valued (not the bench's small
+// integers): uniform in (-1, 1), or (`wide`) with exponents spread over -20..20.
+#include <cmath>
+#include <random>
+#include <vector>
+
+template <class F>
+std::vector<F> exact_sweep_inputs(std::size_t n, bool wide) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::uniform_int_distribution<int> e(-20, 20);
+  std::vector<F> h(n);
+  for (auto& x : h) x = static_cast<F>(wide ? std::ldexp(u(rng), e(rng)) : u(rng));
+  return h;
+}
+
+/// The line that names a sweep's case.
+inline const char* exact_sweep_label(bool wide) {
+  return wide ? "exponents -20..20" : "in (-1, 1)";
+}
