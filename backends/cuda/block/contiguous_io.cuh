@@ -80,4 +80,30 @@ __device__ __forceinline__ void store_contiguous(U* p, const U (&x)[Items]) {
   for (unsigned k = 0; k < Items; ++k) p[k] = x[k];
 }
 
+/// \brief The first `count` (<= Items) elements of a run: the whole run as load_contiguous,
+/// a shorter one element by element (unrolled and predicated, so `x` stays in registers; the
+/// elements past `count` are left as they were).
+template <unsigned Items, class U>
+__device__ __forceinline__ void load_contiguous_first(const U* p, U (&x)[Items], unsigned count) {
+  if (count == Items) {
+    load_contiguous<Items>(p, x);
+    return;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k)
+    if (k < count) x[k] = p[k];
+}
+
+/// \brief The first `count` (<= Items) elements of a run, as load_contiguous_first.
+template <unsigned Items, class U>
+__device__ __forceinline__ void store_contiguous_first(U* p, const U (&x)[Items], unsigned count) {
+  if (count == Items) {
+    store_contiguous<Items>(p, x);
+    return;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k)
+    if (k < count) p[k] = x[k];
+}
+
 }  // namespace parprim::detail::cuda

@@ -9,11 +9,15 @@
 ///    exclusive scan of the counts (the scan ladder's look-back) gives each tile's first
 ///    segment number and the total (a head's segment number is its tile's base plus the heads
 ///    before it);
-/// 2. `reduce_tiles`: each thread folds `tile_items` consecutive elements; a block scan of the
+/// 2. `reduce_tiles`: each thread folds `tile_items`
+/// consecutive elements; a block scan of the
 ///    threads' open segments (value, head seen, segment number) with the flag operator gives
 ///    every thread the segment open at its start. A segment that starts and ends in the tile is
 ///    written there; the tile leaves its open segment at its end (its *tail*: from its last
-///    head, or all of it) and its *lead* (the fold before its first head);
+///    head, or all of it) and its *lead* (the fold before its first head). A tile with no head
+///    past its first element (most tiles of long segments; the plan tells which) only folds:
+///    one block reduction, no head table, no scan. Counted heads stage the results and keys of
+///    the segments that close in the tile in shared memory and store them as contiguous runs;
 /// 3. the look-back scan of the tiles' open segments gives each tile the segment open at its
 ///    end, and `close_tiles` (one thread per tile) writes each segment that spans tiles where
 ///    the next head is: what was open before the tile, then the tile's lead.
@@ -23,7 +27,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
@@ -79,6 +85,7 @@ __device__ __forceinline__ T with_init(bool has_init, const T& init, const T& v,
 struct flag_heads {
   const std::uint8_t* flags;
   static constexpr bool counted = true;
+  static constexpr bool writes_heads = false;  ///< on_head writes nothing
   /// \brief Bit k set where element i + k (k < count) starts a segment.
   __device__ unsigned bits(std::size_t i, unsigned count) const {
     std::uint8_t f[tile_items];
@@ -89,6 +96,8 @@ struct flag_heads {
     }
     return nonzero_byte_bits(f) | (i == 0 ? 1u : 0u);
   }
+  /// \brief Whether element i starts a segment.
+  __device__ bool head_at(std::size_t i) const { return i == 0 || flags[i] != 0; }
   __device__ void on_head(std::size_t, std::size_t) const {}
 };
 
@@ -99,18 +108,18 @@ struct key_heads {
   const K* keys;
   K* keys_out;
   static constexpr bool counted = true;
+  static constexpr bool writes_heads = true;
   __device__ unsigned bits(std::size_t i, unsigned count) const {
     K key[tile_items];
-    if (count == tile_items) {
-      load_contiguous<tile_items>(keys + i, key);
-    } else {
-      for (unsigned k = 0; k < count; ++k) key[k] = keys[i + k];
-    }
+    load_contiguous_first<tile_items>(keys + i, key, count);
     unsigned b = i == 0 || !(key[0] == keys[i - 1]) ? 1u : 0u;
 #pragma unroll
     for (unsigned k = 1; k < tile_items; ++k)
       if (k < count && !(key[k] == key[k - 1])) b |= 1u << k;
     return b;
+  }
+  __device__ bool head_at(std::size_t i) const {
+    return i == 0 || !(keys[i] == keys[i - 1]);
   }
   __device__ void on_head(std::size_t i, std::size_t id) const {
     if (keys_out != nullptr) keys_out[id] = keys[i];
@@ -123,6 +132,7 @@ struct offset_heads {
   const I* begins;  ///< k + 1 offsets, checked
   std::size_t k;
   static constexpr bool counted = false;
+  static constexpr bool writes_heads = false;
   /// \brief The segment that holds element i: the last s with begins[s] <= i.
   __device__ std::size_t segment_of(std::size_t i) const {
     std::size_t lo = 0, hi = k;  // begins[lo] <= i < begins[hi]
@@ -194,16 +204,70 @@ struct count_plus {
   __device__ V operator()(V a, V b) const { return a + b; }
 };
 
-/// \brief Step 2 of every per-segment reduction: one block per tile (see the file comment).
+/// \brief Whether tile u has no head past its first element, from the plan: `base` holds the
+/// tiles' first segment numbers (counted heads, `base[tiles]` the total) or the segments holding
+/// their first elements (offsets). `head`: whether the tile's first element is a head.
+template <class Heads>
+__device__ bool tile_is_one_segment(const Heads& heads, const std::size_t* base, std::size_t u,
+                                    std::size_t t0, bool& head) {
+  const std::size_t first = base[u], next = base[u + 1];
+  if constexpr (Heads::counted) {
+    head = next - first == 1 && heads.head_at(t0);
+    return next == first || head;
+  } else {
+    head = next == first && static_cast<std::size_t>(heads.begins[first]) == t0;
+    return next == first;
+  }
+}
+
+/// \brief Where tile u lies and this thread's run in it.
+struct tile_span {
+  std::size_t t0;  ///< the tile's first element
+  unsigned len;    ///< its elements (tile_size but in the last tile)
+  unsigned mine;   ///< this thread's first element in the tile
+  unsigned count;  ///< this thread's elements (0 past the end)
+  __device__ tile_span(std::size_t u, std::size_t n)
+      : t0(u * tile_size),
+        len(n - t0 < tile_size ? static_cast<unsigned>(n - t0) : unsigned(tile_size)),
+        mine(threadIdx.x * tile_items),
+        count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
+};
+
+/// \brief A tile with no head past its first element (tile_is_one_segment; most tiles of long
+/// segments): the fold of its elements, in order, is its open segment (numbered `base[u]` when
+/// the tile starts with a head), and it has no lead. One block reduction: no head table, no
+/// scan. Every thread calls it.
+template <class Heads, class In, class T, class Op>
+__device__ __forceinline__ void fold_tile(const Heads& heads, const In (&x)[tile_items],
+                                          const tile_span& at, const Op& op, std::size_t id,
+                                          bool head, open_segment<T>& tail, tile_lead<T>& lead) {
+  __shared__ warp_slots<T, tile_block> slots;
+  T v = at.count > 0 ? static_cast<T>(x[0]) : T{};
+#pragma unroll
+  for (unsigned k = 1; k < tile_items; ++k)
+    if (k < at.count) v = static_cast<T>(op(v, static_cast<T>(x[k])));
+  v = block_reduce_ordered<tile_block>(v, (at.len + tile_items - 1) / tile_items, op, slots.get());
+  if (threadIdx.x == 0) {
+    if (head) heads.on_head(at.t0, id);
+    tail = {v, head ? id : 0, head};
+    lead.has_lead = false;
+    lead.has_head = head;
+  }
+}
+
+/// \brief Step 2 for a tile with a head past its first element (see the file comment); every
+/// thread calls it.
 /// Counted heads: `base[u]` is tile u's first segment number, and each thread reads its own
 /// elements' heads as bits. Offsets: `first[u]` is the segment that holds tile u's first
 /// element (tile_first_segments), and the block marks its heads with their segment in shared
 /// memory.
 template <class Heads, class In, class T, class Op>
-__global__ void __launch_bounds__(tile_block)
-    reduce_tiles(Heads heads, const In* __restrict__ in, std::size_t n, T* __restrict__ out,
-                 bool has_init, T init, Op op, const std::size_t* __restrict__ base,
-                 open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
+__device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile_items],
+                                          const tile_span& at, T* __restrict__ out, bool has_init,
+                                          const T& init, const Op& op,
+                                          const std::size_t* __restrict__ base, std::size_t tile,
+                                          open_segment<T>* __restrict__ tails,
+                                          tile_lead<T>* __restrict__ leads) {
   static_assert(Heads::counted || sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
@@ -213,18 +277,8 @@ __global__ void __launch_bounds__(tile_block)
   __shared__ shared_array<open_segment<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<open_segment<T>, tile_block> inclusive;
   const open_segment_op<Op> sop{op};
-  const std::size_t tile = blockIdx.x;
-  const std::size_t t0 = tile * tile_size;
-  const unsigned len = n - t0 < tile_size ? static_cast<unsigned>(n - t0) : unsigned(tile_size);
-  const unsigned mine = threadIdx.x * tile_items;
-  const unsigned count = mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0;
-
-  In x[tile_items];
-  if (count == tile_items) {
-    load_contiguous<tile_items>(in + t0 + mine, x);
-  } else {
-    for (unsigned k = 0; k < count; ++k) x[k] = in[t0 + mine + k];
-  }
+  const std::size_t t0 = at.t0;
+  const unsigned len = at.len, mine = at.mine, count = at.count;
   unsigned bits = 0;  // bit k: element mine + k is a head
   std::size_t first_segment = 0;
   if constexpr (Heads::counted) {
@@ -282,37 +336,85 @@ __global__ void __launch_bounds__(tile_block)
   inclusive[threadIdx.x] = incl;
   __syncthreads();
 
-  // pass 2: close the segments that end in this tile
-  if (count == 0) return;
-  bool have = threadIdx.x > 0;
-  open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
-  tile_lead<T>& lead = leads[tile];
+  // pass 2: close the segments that end in this tile. Counted heads number the tile's H heads
+  // base[tile] .. base[tile] + H - 1, and the segments closed here are the first H - 1 of them:
+  // their results (4- and 8-byte values) and their heads' keys are staged in shared memory and
+  // stored as contiguous runs after the pass, not one scattered word per segment.
+  constexpr bool stage_values = Heads::counted && sizeof(T) <= 8 && std::is_trivially_copyable_v<T>;
+  constexpr bool stage_heads = Heads::counted && Heads::writes_heads;
+  __shared__ alignas(16) unsigned char staged_bytes[stage_values ? tile_size * sizeof(T) : 1];
+  __shared__ std::uint16_t head_position[stage_heads ? tile_size : 1];
+  T* const staged = reinterpret_cast<T*>(staged_bytes);
+  const std::size_t tile_base = base[tile];
+  if (count > 0) {
+    bool have = threadIdx.x > 0;
+    open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
+    tile_lead<T>& lead = leads[tile];
 #pragma unroll
-  for (unsigned k = 0; k < tile_items; ++k) {
-    if (k < count) {
-      const T v = static_cast<T>(x[k]);
-      if ((bits >> k) & 1u) {
-        const std::size_t id = segment_at(k, next_id);
-        heads.on_head(t0 + mine + k, id);
-        if (have && cur.head) {
-          out[cur.id] = with_init(has_init, init, cur.value, op);
-        } else {  // the tile's first head: what came before it is the lead
-          lead.has_lead = have;
-          if (have) lead.value = cur.value;
+    for (unsigned k = 0; k < tile_items; ++k) {
+      if (k < count) {
+        const T v = static_cast<T>(x[k]);
+        if ((bits >> k) & 1u) {
+          const std::size_t id = segment_at(k, next_id);
+          if constexpr (stage_heads)
+            head_position[id - tile_base] = static_cast<std::uint16_t>(mine + k);
+          else
+            heads.on_head(t0 + mine + k, id);
+          if (have && cur.head) {
+            const T result = with_init(has_init, init, cur.value, op);
+            if constexpr (stage_values)
+              staged[cur.id - tile_base] = result;
+            else
+              out[cur.id] = result;
+          } else {  // the tile's first head: what came before it is the lead
+            lead.has_lead = have;
+            if (have) lead.value = cur.value;
+          }
+          cur = {v, id, true};
+        } else if (have) {
+          cur.value = static_cast<T>(op(cur.value, v));
+        } else {
+          cur = {v, 0, false};
         }
-        cur = {v, id, true};
-      } else if (have) {
-        cur.value = static_cast<T>(op(cur.value, v));
-      } else {
-        cur = {v, 0, false};
+        have = true;
       }
-      have = true;
+    }
+    if (mine + count == len) {  // the tile's last element
+      tails[tile] = cur;
+      lead.has_head = cur.head;
     }
   }
-  if (mine + count == len) {  // the tile's last element
-    tails[tile] = cur;
-    lead.has_head = cur.head;
+  if constexpr (stage_values || stage_heads) {
+    __syncthreads();
+    const auto h = static_cast<unsigned>(base[tile + 1] - tile_base);
+    for (unsigned j = threadIdx.x; j < h; j += tile_block) {
+      if constexpr (stage_values)
+        if (j + 1 < h) out[tile_base + j] = staged[j];
+      if constexpr (stage_heads) heads.on_head(t0 + head_position[j], tile_base + j);
+    }
   }
+}
+
+/// \brief Step 2: one block per tile. The tile's elements are loaded first (their loads in
+/// flight beside the plan's), then a tile of one segment folds (fold_tile) and any other scans
+/// (scan_tile). Counted heads: `base[u]` is tile u's first segment number (`base[tiles]` the
+/// total), and each thread reads its own elements' heads as bits. Offsets: `base[u]` is the
+/// segment that holds tile u's first element (tile_first_segments), and the block marks its
+/// heads with their segment in shared memory.
+template <class Heads, class In, class T, class Op>
+__global__ void __launch_bounds__(tile_block, 4)
+    reduce_tiles(Heads heads, const In* __restrict__ in, std::size_t n, T* __restrict__ out,
+                 bool has_init, T init, Op op, const std::size_t* __restrict__ base,
+                 open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
+  const std::size_t tile = blockIdx.x;
+  const tile_span at(tile, n);
+  In x[tile_items];
+  load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
+  bool head = false;
+  if (tile_is_one_segment(heads, base, tile, at.t0, head))
+    fold_tile(heads, x, at, op, base[tile], head, tails[tile], leads[tile]);
+  else
+    scan_tile(heads, x, at, out, has_init, init, op, base, tile, tails, leads);
 }
 
 /// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment
@@ -367,11 +469,7 @@ __global__ void key_run_flags(const K* keys, std::size_t n, std::uint8_t* flags)
     std::uint8_t f[tile_items];
 #pragma unroll
     for (unsigned k = 0; k < tile_items; ++k) f[k] = (b >> k) & 1u;
-    if (count == tile_items) {
-      store_contiguous<tile_items>(flags + i, f);
-    } else {
-      for (unsigned k = 0; k < count; ++k) flags[i + k] = f[k];
-    }
+    store_contiguous_first<tile_items>(flags + i, f, count);
   }
 }
 
