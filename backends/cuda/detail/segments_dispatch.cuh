@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -129,22 +130,22 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), fn, {{begins, "the offsets"}});
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  I ends[2];
-  PARPRIM_CUDA_CHECK(cudaMemcpyAsync(&ends[0], begins, sizeof(I), cudaMemcpyDeviceToHost, stream));
-  PARPRIM_CUDA_CHECK(
-      cudaMemcpyAsync(&ends[1], begins + k, sizeof(I), cudaMemcpyDeviceToHost, stream));
-  unsigned long long bad = k + 1;
-  if (k > 0) {
-    temp_block slot(guard.device(), options.stream, options.memory, sizeof(bad));
-    auto* first_bad = static_cast<unsigned long long*>(slot.get());
+  // one kernel and one copy back: the first decrease and both ends (segments::check_offsets)
+  unsigned long long report[3];
+  {
+    temp_block slot(guard.device(), options.stream, options.memory, sizeof(report));
+    auto* device_report = static_cast<unsigned long long*>(slot.get());
+    PARPRIM_CUDA_CHECK(cudaMemsetAsync(device_report, 0xff, sizeof(report[0]), stream));
+    launch(segments::check_offsets<I>, segments::helper_grid(k, guard.device()),
+           segments::helper_block, 0, stream, begins, k, device_report);
     PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(first_bad, &bad, sizeof(bad), cudaMemcpyHostToDevice, stream));
-    launch(segments::first_offset_decrease<I>, segments::helper_grid(k, guard.device()),
-           segments::helper_block, 0, stream, begins, k, first_bad);
-    PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(&bad, first_bad, sizeof(bad), cudaMemcpyDeviceToHost, stream));
+        cudaMemcpyAsync(report, device_report, sizeof(report), cudaMemcpyDeviceToHost, stream));
+    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
   }
-  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  I ends[2];
+  std::memcpy(&ends[0], &report[1], sizeof(I));
+  std::memcpy(&ends[1], &report[2], sizeof(I));
+  const unsigned long long bad = report[0];
   check_offset_ends(ends[0], ends[1], k, n, fn);  // the host backends' wording (offsets.hpp)
   if (bad <= k) {
     I pair[2];

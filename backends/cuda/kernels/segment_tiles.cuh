@@ -438,14 +438,19 @@ __global__ void close_tiles(const open_segment<T>* __restrict__ open,
   }
 }
 
-/// \brief Offsets check: `*first_bad` becomes the smallest i in [1, k] with
-/// `begins[i] < begins[i - 1]` (it starts at k + 1; the ends are checked on the host).
+/// \brief The offsets check in one pass: `report[0]` becomes the smallest i in [1, k] with
+/// `begins[i] < begins[i - 1]` (it starts all ones: none), and `report[1]`, `report[2]` hold
+/// `begins[0]` and `begins[k]` (as `I`, in the first bytes), for one copy to the host.
 template <class I>
-__global__ void first_offset_decrease(const I* begins, std::size_t k,
-                                      unsigned long long* first_bad) {
-  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x + 1; i <= k;
-       i += std::size_t{gridDim.x} * blockDim.x)
-    if (begins[i] < begins[i - 1]) atomicMin(first_bad, static_cast<unsigned long long>(i));
+__global__ void check_offsets(const I* begins, std::size_t k, unsigned long long* report) {
+  static_assert(sizeof(I) <= sizeof(unsigned long long), "offsets of at most 8 bytes");
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  if (first == 0) {
+    *reinterpret_cast<I*>(report + 1) = begins[0];
+    *reinterpret_cast<I*>(report + 2) = begins[k];
+  }
+  for (std::size_t i = first + 1; i <= k; i += std::size_t{gridDim.x} * blockDim.x)
+    if (begins[i] < begins[i - 1]) atomicMin(report, static_cast<unsigned long long>(i));
 }
 
 /// \brief `out[s] = init` for every empty CSR segment.
