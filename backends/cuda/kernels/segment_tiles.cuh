@@ -395,6 +395,11 @@ __device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile
   }
 }
 
+/// \brief The tiles of reduce_tiles resident per SM: 4 (64 registers) for values of up to 4
+/// bytes; wider values would spill at 64 registers, and take 3.
+template <class T>
+inline constexpr unsigned tiles_per_sm = sizeof(T) <= 4 ? 4 : 3;
+
 /// \brief Step 2: one block per tile. The tile's elements are loaded first (their loads in
 /// flight beside the plan's), then a tile of one segment folds (fold_tile) and any other scans
 /// (scan_tile). Counted heads: `base[u]` is tile u's first segment number (`base[tiles]` the
@@ -402,7 +407,7 @@ __device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile
 /// segment that holds tile u's first element (tile_first_segments), and the block marks its
 /// heads with their segment in shared memory.
 template <class Heads, class In, class T, class Op>
-__global__ void __launch_bounds__(tile_block, 4)
+__global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
     reduce_tiles(Heads heads, const In* __restrict__ in, std::size_t n, T* __restrict__ out,
                  bool has_init, T init, Op op, const std::size_t* __restrict__ base,
                  open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
