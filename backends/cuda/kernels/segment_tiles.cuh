@@ -9,8 +9,7 @@
 ///    exclusive scan of the counts (the scan ladder's look-back) gives each tile's first
 ///    segment number and the total (a head's segment number is its tile's base plus the heads
 ///    before it);
-/// 2. `reduce_tiles`: each thread folds `tile_items`
-/// consecutive elements; a block scan of the
+/// 2. `reduce_tiles`: each thread folds `tile_items` consecutive elements; a block scan of the
 ///    threads' open segments (value, head seen, segment number) with the flag operator gives
 ///    every thread the segment open at its start. A segment that starts and ends in the tile is
 ///    written there; the tile leaves its open segment at its end (its *tail*: from its last
@@ -255,12 +254,8 @@ __device__ __forceinline__ void fold_tile(const Heads& heads, const In (&x)[tile
   }
 }
 
-/// \brief Step 2 for a tile with a head past its first element (see the file comment); every
-/// thread calls it.
-/// Counted heads: `base[u]` is tile u's first segment number, and each thread reads its own
-/// elements' heads as bits. Offsets: `first[u]` is the segment that holds tile u's first
-/// element (tile_first_segments), and the block marks its heads with their segment in shared
-/// memory.
+/// \brief Step 2 for a tile with a head past its first element (see the file comment and
+/// reduce_tiles for `base`); every thread calls it.
 template <class Heads, class In, class T, class Op>
 __device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile_items],
                                           const tile_span& at, T* __restrict__ out, bool has_init,
