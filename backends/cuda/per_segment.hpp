@@ -3,10 +3,12 @@
 /// \brief The CUDA per-segment calls: `segmented_reduce_impl`, `reduce_by_key_impl` and
 /// `scan_by_key_impl` for `basic_cuda_policy<R, S, Sync>` (dispatch.hpp states what each
 /// member does). The reductions cut the input into equal tiles whatever the segment lengths
-/// (kernels/segment_tiles.cuh); the scans by key make the runs' head flags in a temporary and
-/// run the segmented scan of rung `S`. Counting the segments (head flags, keys) and checking
-/// offsets wait for the GPU before anything is written; the rest follows the policy (`nosync`
-/// returns once enqueued). A plain C++ translation unit calls the combinations precompiled in
+/// (kernels/segment_tiles.cuh); those of head flags and keys count the segments while they
+/// reduce, in one pass (kernels/segments_look_back.cuh; `counts_while_reducing`), when `out`
+/// has room for n results, and count them first otherwise. The scans by key make the runs'
+/// head flags in a temporary and run the segmented scan of rung `S`. The head-flag and key
+/// forms wait for the GPU (they return the count), and so does the check of offsets, before
+/// anything is written; the rest follows the policy (`nosync` returns once enqueued). A plain C++ translation unit calls the combinations precompiled in
 /// `parprim::cuda` (built-in values and operators as for reduce; keys and offsets of int32_t,
 /// int64_t or uint64_t); others need nvcc. parprim::exact_plus on float or double (the
 /// operator `exact_sum<F>`, an init as its superaccumulator) runs the exact per-segment passes
@@ -62,10 +64,32 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
   static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
                            device_span<const In> in, device_span<const F> flags, device_span<T> out,
                            T init, Op op) {
+    static_cast<void>(plan);  // made for in.size() elements
+    reduce_flags_counting(policy, in, flags, out, init, op);
+  }
+
+  /// \brief The front end calls this instead of plan_flags and reduce_flags when `out` has
+  /// room for n results: one pass, which counts the segments as it reduces.
+  static constexpr bool counts_while_reducing = true;
+
+  template <class In, class F, class T, class Op>
+  static std::size_t reduce_flags_counting(const policy_type& policy, device_span<const In> in,
+                                           device_span<const F> flags, device_span<T> out, T init,
+                                           Op op) {
     check_cuda_segment_types<void, In, T, Op>();
-    cuda::reduce_flag_segments<In, T, Op>(cuda::options_of(policy), plan, in.data(),
-                                          reinterpret_cast<const std::uint8_t*>(flags.data()),
-                                          out.data(), init, op);
+    return cuda::reduce_flag_segments<In, T, Op>(
+        cuda::options_of(policy), in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()),
+        in.size(), out.data(), init, op);
+  }
+
+  /// \brief parprim::exact_plus: counted first (the exact passes take the count).
+  template <class In, class Fl, class F>
+  static std::size_t reduce_flags_counting(const policy_type& policy, device_span<const In> in,
+                                           device_span<const Fl> flags, device_span<F> out,
+                                           exact_accumulator<F> init, exact_sum<F> op) {
+    const cuda::segment_plan plan = plan_flags(policy, flags);
+    reduce_flags(policy, plan, in, flags, out, init, op);
+    return plan.segments();
   }
 
   template <class In, class Fl, class F>
@@ -125,9 +149,34 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
                      device_span<KOut> keys_out, device_span<T> out, Op op) {
     static_assert(std::is_same_v<K, KOut>,
                   "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
+    static_cast<void>(plan);  // made for keys.size() elements
+    reduce_counting(policy, keys, in, keys_out, out, op);
+  }
+
+  /// \brief The front end calls this instead of plan and reduce when `keys_out` and `out` have
+  /// room for n results: one pass, which counts the runs as it reduces.
+  static constexpr bool counts_while_reducing = true;
+
+  template <class K, class In, class KOut, class T, class Op>
+  static std::size_t reduce_counting(const policy_type& policy, device_span<const K> keys,
+                                     device_span<const In> in, device_span<KOut> keys_out,
+                                     device_span<T> out, Op op) {
+    static_assert(std::is_same_v<K, KOut>,
+                  "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
     check_cuda_segment_types<K, In, T, Op>();
-    cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), plan, keys.data(), in.data(),
-                                            keys_out.data(), out.data(), op);
+    return cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), keys.data(),
+                                                   in.data(), keys.size(), keys_out.data(),
+                                                   out.data(), op);
+  }
+
+  /// \brief parprim::exact_plus: counted first (the exact passes take the count).
+  template <class K, class In, class KOut, class F>
+  static std::size_t reduce_counting(const policy_type& policy, device_span<const K> keys,
+                                     device_span<const In> in, device_span<KOut> keys_out,
+                                     device_span<F> out, exact_sum<F> op) {
+    const cuda::segment_plan p = plan(policy, keys);
+    reduce(policy, p, keys, in, keys_out, out, op);
+    return p.segments();
   }
 
   template <class K, class In, class KOut, class F>

@@ -221,8 +221,9 @@ void run_segments(benchmark::State& state, const segment_setup& s, Call call) {
   }
   const bool keys = s.form == segment_form::keys;
   const std::size_t written = k * sizeof(T) + (keys ? k * sizeof(std::int32_t) : 0);
-  const std::size_t keys_at = (k * sizeof(T) + 255) / 256 * 256;  // keys_out in the same buffer
-  const std::size_t out_bytes = keys ? keys_at + k * sizeof(std::int32_t) : k * sizeof(T);
+  const std::size_t room = s.room_for_n ? n : k;
+  const std::size_t keys_at = (room * sizeof(T) + 255) / 256 * 256;  // keys_out in the same buffer
+  const std::size_t out_bytes = keys ? keys_at + room * sizeof(std::int32_t) : room * sizeof(T);
   const std::size_t need = copies * value_bytes + held + out_bytes;
   if (!fits_or_skip(state, need)) return;
   const auto& in = inputs_for<T>(n);
@@ -248,6 +249,7 @@ void run_segments(benchmark::State& state, const segment_setup& s, Call call) {
     a.out = reinterpret_cast<T*>(out);
     a.n = n;
     a.segments = k;
+    a.room = room;
     return a;
   };
   const cudaStream_t stream = bench_stream();
@@ -293,7 +295,7 @@ std::size_t parprim_head_flags(const segment_args<T>& a) {
   return parprim::segmented_reduce(
       parprim::cuda.on(bench_stream()), parprim::device_span<const T>(a.x, a.n),
       parprim::device_span<const std::uint8_t>(a.flags, a.n),
-      parprim::device_span<T>(a.out, a.segments), T(0), parprim::plus{});
+      parprim::device_span<T>(a.out, a.room), T(0), parprim::plus{});
 }
 
 template <class T>
@@ -301,8 +303,8 @@ std::size_t parprim_reduce_by_key(const segment_args<T>& a) {
   return parprim::reduce_by_key(parprim::cuda.on(bench_stream()),
                                 parprim::device_span<const std::int32_t>(a.keys, a.n),
                                 parprim::device_span<const T>(a.x, a.n),
-                                parprim::device_span<std::int32_t>(a.keys_out, a.segments),
-                                parprim::device_span<T>(a.out, a.segments), parprim::plus{});
+                                parprim::device_span<std::int32_t>(a.keys_out, a.room),
+                                parprim::device_span<T>(a.out, a.room), parprim::plus{});
 }
 
 // --- registration ----------------------------------------------------------------------------
@@ -320,22 +322,29 @@ void register_for(std::size_t n) {
   for (const std::size_t length : segment_lengths) {
     const std::string suffix = "/" + t + "/seg:" + segment_length_name(length);
     const auto row = [&](const std::string& name, segment_form form,
-                         std::size_t (*call)(const segment_args<T>&)) {
+                         std::size_t (*call)(const segment_args<T>&), bool room_for_n = false) {
       segment_setup s;
       s.key = name + "/n:" + std::to_string(n);
       s.n = n;
       s.length = length;
       s.form = form;
+      s.room_for_n = room_for_n;
       register_one(name, n, [s, call](benchmark::State& st) { run_segments<T>(st, s, call); });
     };
     row("segmented_reduce/cuda" + suffix, segment_form::offsets, &parprim_offsets<T>);
     row("segmented_reduce/cub_segmented_reduce_sum" + suffix, segment_form::offsets,
         &cub_segmented_reduce_sum<T>);
-    if (length == flag_segment_length)
+    // "_room_n": outputs of n elements (one pass); the others of exactly k (counted first)
+    if (length == flag_segment_length) {
       row("segmented_reduce/cuda_head_flags" + suffix, segment_form::head_flags,
           &parprim_head_flags<T>);
+      row("segmented_reduce/cuda_head_flags_room_n" + suffix, segment_form::head_flags,
+          &parprim_head_flags<T>, true);
+    }
     if (length != one_segment && length != mixed_lengths && length <= max_key_run_length) {
       row("reduce_by_key/cuda" + suffix, segment_form::keys, &parprim_reduce_by_key<T>);
+      row("reduce_by_key/cuda_room_n" + suffix, segment_form::keys, &parprim_reduce_by_key<T>,
+          true);
       row("reduce_by_key/cub_reduce_by_key" + suffix, segment_form::keys, &cub_reduce_by_key<T>);
     }
   }

@@ -76,10 +76,11 @@ struct segment_args {
   const std::int32_t* offsets = nullptr;  ///< k + 1 offsets (offsets form), else null
   const std::uint8_t* flags = nullptr;    ///< n head flags (head_flags form), else null
   const std::int32_t* keys = nullptr;     ///< n keys (keys form), else null
-  T* out = nullptr;                       ///< room for k results (exactly k: offsets form)
-  std::int32_t* keys_out = nullptr;       ///< room for k keys (keys form), else null
+  T* out = nullptr;                       ///< room for `room` results (k: offsets form)
+  std::int32_t* keys_out = nullptr;       ///< room for `room` keys (keys form), else null
   std::size_t n = 0;
   std::size_t segments = 0;  ///< k
+  std::size_t room = 0;      ///< k, or n (segment_setup::room_for_n)
 };
 
 /// \brief How one benchmark is set up.
@@ -88,6 +89,9 @@ struct segment_setup {
   std::size_t n = 0;
   std::size_t length = 1024;  ///< a fixed length, one_segment or mixed_lengths (offsets only)
   segment_form form = segment_form::offsets;
+  /// Outputs of n elements, as a caller who does not know the number of segments makes them
+  /// (head flags and keys; parprim then counts while it reduces), else of exactly k.
+  bool room_for_n = false;
 };
 
 // The CUB anchors (segments_cub.cu): each returns the number of segments it wrote, after

@@ -94,7 +94,8 @@ void check_scan_by_key_args(const KeySpan& keys, const InputSpan& in, const Outp
 /// \return the number of runs (0 when n == 0)
 /// \pre `op` is callable as `T op(T, T)` and associative; elements are converted to `T`.
 /// \par Complexity  O(n) applications of `op` and O(n) key comparisons; the keys are read twice
-///   (once to count the runs, before anything is written).
+///   (once to count the runs, before anything is written), but once on parprim::cuda when both
+///   outputs have n elements.
 /// \par Errors  parprim::invalid_argument, before anything is written, if `keys` and `in`
 ///   differ in size, data is null with a non-zero size, an output overlaps an input or the
 ///   other output, or `keys_out` or `out` has fewer elements than there are runs.
@@ -111,6 +112,15 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
     const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
+    if constexpr (detail::counts_while_reducing_v<impl>) {
+      if (key_output.size() >= input.size() && output.size() >= input.size()) {  // one pass
+        std::size_t runs = 0;
+        detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+          runs = impl::reduce_counting(policy, key_span, input, key_output, results, backend_op);
+        });
+        return runs;
+      }
+    }
     const auto plan = impl::plan(policy, key_span);
     detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");
     detail::check_room("reduce_by_key", "out", output.size(), plan.segments(), "key runs");

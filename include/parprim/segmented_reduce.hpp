@@ -113,7 +113,7 @@ void check_offset_reduce_args(const InputSpan& in, const OffsetSpan& offsets, co
 /// \pre `op` is callable as `T op(T, T)` (else a compile error) and associative; elements are
 ///   converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op`; the flags are read twice (once to count the
-///   segments, before anything is written).
+///   segments, before anything is written), but once on parprim::cuda when `out` has n elements.
 /// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` does not
 ///   have n elements, data is null with n > 0, `out` overlaps `in` or `head_flags`, or `out` has
 ///   fewer elements than there are segments.
@@ -132,6 +132,16 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     using acc_t = typename decltype(output)::value_type;
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
+    if constexpr (detail::counts_while_reducing_v<impl>) {
+      if (output.size() >= input.size()) {  // room for any number of segments: one pass
+        std::size_t segments = 0;
+        detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+          segments = impl::reduce_flags_counting(
+              policy, input, flags, results, detail::backend_init<BinaryOp>(start), backend_op);
+        });
+        return segments;
+      }
+    }
     const auto plan = impl::plan_flags(policy, flags);
     detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
     detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto backend_op) {

@@ -16,7 +16,9 @@
 /// values (a run often takes the key of the run two before) and two alternating int64 keys that
 /// differ only in their high 32 bits.
 ///
-/// Outputs are poisoned with guard elements around them and compared whole with the
+/// Outputs have room for exactly the segments, for a few more, and for n (the call that counts
+/// while it reduces, in one pass); they are poisoned with guard elements around them and
+/// compared whole with the
 /// sequential reference folds of harness.hpp (outputs larger than the count must keep their
 /// poison); the inputs, flags, offsets and keys must be unchanged. Errors (too small an output,
 /// bad offsets, out.size() != k) raise parprim::invalid_argument with the outputs untouched. A
@@ -286,6 +288,7 @@ void sweep(const std::vector<std::size_t>& sizes, const std::vector<call_shape>&
           case call_shape::segmented_reduce:
             ASSERT_NO_FATAL_FAILURE(check_flags(s, k));
             ASSERT_NO_FATAL_FAILURE(check_flags(s, k + 3));
+            ASSERT_NO_FATAL_FAILURE(check_flags(s, n));  // room for n: counted while reduced
             for (std::size_t empties : {std::size_t{0}, 3 + n % 4}) {
               ASSERT_NO_FATAL_FAILURE((check_offsets<Case, std::int32_t>(s, kr, empties)));
               ASSERT_NO_FATAL_FAILURE((check_offsets<Case, std::uint64_t>(s, kr, empties)));
@@ -295,6 +298,7 @@ void sweep(const std::vector<std::size_t>& sizes, const std::vector<call_shape>&
             ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, fresh_keys, k));
             ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, three_keys, k + 1));
             ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, wide_keys, k + 3));
+            ASSERT_NO_FATAL_FAILURE(check_reduce_by_key(s, fresh_keys, n));
             break;
           case call_shape::scans_by_key:
             for (bool exclusive : {false, true})

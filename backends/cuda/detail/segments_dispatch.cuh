@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// \brief The definitions of the CUDA per-segment entries (declared in detail/segments_entry.hpp):
-/// argument checks, temporaries and the launches of kernels/segment_tiles.cuh.
+/// argument checks, temporaries and the launches of kernels/segments_look_back.cuh (head flags,
+/// keys) and kernels/segment_tiles.cuh (offsets).
 
 #include <cuda_runtime.h>
 
@@ -19,6 +20,7 @@
 #include <parprim/backends/cuda/detail/segments_entry.hpp>
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/segment_tiles.cuh>
+#include <parprim/backends/cuda/kernels/segments_look_back.cuh>
 #include <parprim/detail/offsets.hpp>
 #include <parprim/error.hpp>
 
@@ -48,49 +50,100 @@ inline launch_options enqueue_only(launch_options options) {
   return options;
 }
 
-/// \brief The plan of counted heads: counts per tile, scanned (exclusive, in place) into each
-/// tile's base, the total after the last tile.
+/// \brief The number of heads of n elements (n > 0; the check of `out`'s size before a
+/// reduction writes). Waits for the stream.
 template <class Heads>
-segment_plan plan(const launch_options& options, int device, Heads heads, std::size_t n) {
+std::size_t count_segments(const launch_options& options, int device, Heads heads, std::size_t n) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  const std::size_t tiles = tile_count(n);
-  auto base = std::make_unique<temp_block>(device, options.stream, options.memory,
-                                           (tiles + 1) * sizeof(std::size_t));
-  auto* counts = static_cast<std::size_t*>(base->get());
-  std::size_t total = 0;
-  if (n > 0) {
-    launch(count_tile_heads<Heads>, tiles, tile_block, 0, stream, heads, n, counts);
-    PARPRIM_CUDA_CHECK(cudaMemsetAsync(counts + tiles, 0, sizeof(std::size_t), stream));
-    const std::size_t zero = 0;
-    scan<cuda_scan_rung::decoupled_look_back, std::size_t, std::size_t, plus>(
-        enqueue_only(options), counts, counts, tiles + 1, scan_kind::exclusive, &zero, nullptr,
-        plus{});
-    PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(&total, counts + tiles, sizeof(total), cudaMemcpyDeviceToHost, stream));
-  }
+  temp_block slot(device, options.stream, options.memory, sizeof(unsigned long long));
+  auto* total = static_cast<unsigned long long*>(slot.get());
+  PARPRIM_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(*total), stream));
+  launch(count_heads<Heads>, tile_count(n), tile_block, 0, stream, heads, n, total);
+  unsigned long long segments = 0;
+  PARPRIM_CUDA_CHECK(
+      cudaMemcpyAsync(&segments, total, sizeof(segments), cudaMemcpyDeviceToHost, stream));
   PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return segment_plan(std::move(base), n, total);
+  return static_cast<std::size_t>(segments);
 }
 
-/// \brief Steps 2 and 3 on the stream, then the call's end (wait unless nosync).
-template <class Heads, class In, class T, class Op>
-void reduce(const launch_options& options, int device, Heads heads, const In* in, std::size_t n,
-            T* out, bool has_init, const T& init, Op op, const std::size_t* base) {
-  if (n == 0) return;
+/// \brief The one-pass reduction of counted heads (kernels/segments_look_back.cuh): one launch,
+/// then a wait for the number of segments, which the kernel writes where the host reads it
+/// (the cache's mapped host slot, or device memory and one copy back). dev/ sweeps give
+/// `MinBlocksPerSM` and `delays` (else run_look_back_delays).
+template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+std::size_t reduce_counted(const launch_options& options, int device, Heads heads, const In* in,
+                           std::size_t n, T* out, bool has_init, const T& init, Op op,
+                           const look_back_delays* delays = nullptr) {
+  if (n == 0) return 0;
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
+  if (tiles > 0xffffffffu)
+    throw invalid_argument("parprim: a CUDA per-segment reduction of " + std::to_string(n) +
+                           " elements exceeds the 2^32 tiles the look-back can count");
+  using states = tile_states<segment_run<T>>;
+  const look_back_levels levels = look_back_levels::of(tiles);
+  const std::size_t state_bytes =
+      states::uses_status_words ? align256(states::bytes(levels.nodes)) : 0;
+  std::size_t status_words = 0;
+  unsigned status_layout = 0;
+  if constexpr (states::uses_status_words) {
+    status_words = levels.nodes;
+    status_layout = sizeof(unsigned);
+  } else {
+    status_words = (states::bytes(levels.nodes) + 3) / 4;
+    status_layout = sizeof(typename states::word);
+  }
+  call_scratch scratch(device, options.stream, options.memory, state_bytes, status_words,
+                       status_layout, true);
+  look_back_state<segment_run<T>> st{};
+  if constexpr (states::uses_status_words) {
+    st.states.aggregates = static_cast<segment_run<T>*>(scratch.device_scratch());
+    st.states.status = scratch.status();
+    st.states.count = levels.nodes;
+  } else {
+    st.states.words = reinterpret_cast<typename states::word*>(scratch.status());
+  }
+  st.ticket = scratch.ticket();
+  st.epoch = scratch.epoch();
+  st.levels = levels.count;
+  auto* count = static_cast<std::size_t*>(scratch.result_slot());
+  launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0, stream,
+         heads, in, n, out, has_init, init, op, tiles, st,
+         delays != nullptr ? *delays : run_look_back_delays(tiles), count);
+  std::size_t segments = 0;
+  if (scratch.host_slot() == nullptr)
+    PARPRIM_CUDA_CHECK(
+        cudaMemcpyAsync(&segments, count, sizeof(segments), cudaMemcpyDeviceToHost, stream));
+  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  scratch.finished_cleanly();
+  if (scratch.host_slot() != nullptr) std::memcpy(&segments, scratch.host_slot(), sizeof(segments));
+  return segments;
+}
+
+/// \brief The offsets' steps 1-3 (kernels/segment_tiles.cuh) on the stream, then the call's end
+/// (wait unless nosync).
+template <class I, class In, class T, class Op>
+void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads,
+                    const In* in, std::size_t n, T* out, const T& init, Op op) {
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  const std::size_t tiles = tile_count(n);
+  const std::size_t first_bytes = align256((tiles + 1) * sizeof(std::size_t));
   const std::size_t tail_bytes = align256(tiles * sizeof(open_segment<T>));
   temp_block states(device, options.stream, options.memory,
-                    tail_bytes + tiles * sizeof(tile_lead<T>));
-  auto* tails = static_cast<open_segment<T>*>(states.get());
-  auto* leads = reinterpret_cast<tile_lead<T>*>(static_cast<char*>(states.get()) + tail_bytes);
-  launch(reduce_tiles<Heads, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, has_init,
-         init, op, base, tails, leads);
+                    first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>));
+  auto* bytes = static_cast<char*>(states.get());
+  auto* first = reinterpret_cast<std::size_t*>(bytes);
+  auto* tails = reinterpret_cast<open_segment<T>*>(bytes + first_bytes);
+  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + first_bytes + tail_bytes);
+  launch(tile_first_segments<I>, helper_grid(tiles + 1, device), helper_block, 0, stream, heads,
+         tiles, first);
+  launch(reduce_tiles<I, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, init, op,
+         first, tails, leads);
   const open_segment_op<Op> sop{op};
   scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
       enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr, sop);
   launch(close_tiles<T, Op>, helper_grid(tiles, device), helper_block, 0, stream, tails, leads,
-         tiles, out, has_init, init, op);
+         tiles, out, init, op);
   if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -100,28 +153,31 @@ template <class K>
 segment_plan plan_key_segments(const launch_options& options, const K* keys, std::size_t n) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "reduce_by_key", {{keys, "the keys"}});
-  return segments::plan(options, guard.device(), segments::key_heads<K>{keys, nullptr}, n);
+  return segment_plan(
+      n, n == 0 ? 0
+                : segments::count_segments(options, guard.device(),
+                                           segments::key_heads<K>{keys, nullptr}, n));
 }
 
 template <class In, class T, class Op>
-void reduce_flag_segments(const launch_options& options, const segment_plan& plan, const In* in,
-                          const std::uint8_t* flags, T* out, T init, Op op) {
+std::size_t reduce_flag_segments(const launch_options& options, const In* in,
+                                 const std::uint8_t* flags, std::size_t n, T* out, T init, Op op) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce",
                        {{in, "the input"}, {flags, "the head flags"}, {out, "the output"}});
-  segments::reduce(options, guard.device(), segments::flag_heads{flags}, in, plan.size(), out, true,
-                   init, op, plan.tile_base());
+  return segments::reduce_counted(options, guard.device(), segments::flag_heads{flags}, in, n, out,
+                                  true, init, op);
 }
 
 template <class K, class In, class T, class Op>
-void reduce_key_segments(const launch_options& options, const segment_plan& plan, const K* keys,
-                         const In* in, K* keys_out, T* out, Op op) {
+std::size_t reduce_key_segments(const launch_options& options, const K* keys, const In* in,
+                                std::size_t n, K* keys_out, T* out, Op op) {
   device_guard guard(options.device);
   segments::check_call(
       options, guard.device(), "reduce_by_key",
       {{keys, "the keys"}, {in, "the input"}, {keys_out, "the output keys"}, {out, "the output"}});
-  segments::reduce(options, guard.device(), segments::key_heads<K>{keys, keys_out}, in, plan.size(),
-                   out, false, T{}, op, plan.tile_base());
+  return segments::reduce_counted(options, guard.device(), segments::key_heads<K>{keys, keys_out},
+                                  in, n, out, false, T{}, op);
 }
 
 template <class I>
@@ -164,16 +220,11 @@ void reduce_offset_segments(const launch_options& options, const In* in, std::si
   const auto stream = static_cast<cudaStream_t>(options.stream);
   launch(segments::fill_empty_segments<I, T>, segments::helper_grid(k, guard.device()),
          segments::helper_block, 0, stream, begins, k, out, init);
-  const segments::offset_heads<I> heads{begins, k};
-  const std::size_t tiles = segments::tile_count(n);
-  temp_block first(guard.device(), options.stream, options.memory,
-                   (tiles + 1) * sizeof(std::size_t));
-  auto* first_segment = static_cast<std::size_t*>(first.get());
   if (n > 0)
-    launch(segments::tile_first_segments<I>, segments::helper_grid(tiles + 1, guard.device()),
-           segments::helper_block, 0, stream, heads, tiles, first_segment);
-  segments::reduce(options, guard.device(), heads, in, n, out, true, init, op, first_segment);
-  if (n == 0 && options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    segments::reduce_offsets(options, guard.device(), segments::offset_heads<I>{begins, k}, in, n,
+                             out, init, op);
+  else if (options.sync)
+    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <class K>

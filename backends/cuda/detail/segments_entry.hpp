@@ -11,7 +11,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <type_traits>
 
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
@@ -19,25 +18,17 @@
 
 namespace parprim::detail::cuda {
 
-class temp_block;
-
-/// \brief What the head-flag and key-run reductions learn before they write: the number of
-/// segments, and each tile's first segment number (device memory, kept for the reduction).
+/// \brief What the head-flag and key-run reductions count before they write when `out` may be
+/// too small: the number of segments.
 class segment_plan {
  public:
-  segment_plan(std::unique_ptr<temp_block> tile_base, std::size_t n, std::size_t segments);
-  segment_plan(segment_plan&&) noexcept;
-  segment_plan& operator=(segment_plan&&) noexcept;
-  ~segment_plan();
+  segment_plan(std::size_t n, std::size_t segments) noexcept : n_(n), segments_(segments) {}
   /// \return the number of segments (runs of equal keys)
   std::size_t segments() const noexcept { return segments_; }
   /// \return the elements it was made for
   std::size_t size() const noexcept { return n_; }
-  /// \return each tile's first segment number (device memory)
-  const std::size_t* tile_base() const noexcept;
 
  private:
-  std::unique_ptr<temp_block> tile_base_;
   std::size_t n_ = 0;
   std::size_t segments_ = 0;
 };
@@ -51,15 +42,18 @@ segment_plan plan_flag_segments(const launch_options& options, const std::uint8_
 template <class K>
 segment_plan plan_key_segments(const launch_options& options, const K* keys, std::size_t n);
 
-/// \brief `out[s] = init op (segment s's elements in order)` for every segment of `plan`.
+/// \brief `out[s] = init op (segment s's elements in order)` for every segment of the n
+/// elements, in one pass (`out` has room for them all: n elements, or the count of a plan).
+/// Waits for the stream. \return the number of segments
 template <class In, class T, class Op>
-void reduce_flag_segments(const launch_options& options, const segment_plan& plan, const In* in,
-                          const std::uint8_t* flags, T* out, T init, Op op);
+std::size_t reduce_flag_segments(const launch_options& options, const In* in,
+                                 const std::uint8_t* flags, std::size_t n, T* out, T init, Op op);
 
-/// \brief reduce_by_key: `keys_out[s]`, `out[s]` = run s's first key and the fold of its elements.
+/// \brief reduce_by_key: `keys_out[s]`, `out[s]` = run s's first key and the fold of its
+/// elements, in one pass, as reduce_flag_segments. \return the number of runs
 template <class K, class In, class T, class Op>
-void reduce_key_segments(const launch_options& options, const segment_plan& plan, const K* keys,
-                         const In* in, K* keys_out, T* out, Op op);
+std::size_t reduce_key_segments(const launch_options& options, const K* keys, const In* in,
+                                std::size_t n, K* keys_out, T* out, Op op);
 
 /// \brief Throws parprim::invalid_argument (naming `fn`) unless the k + 1 offsets start at 0,
 /// end at n and never decrease. Synchronises the stream.
@@ -99,14 +93,13 @@ inline constexpr bool precompiled_segment_index_v =
   X(T, ::parprim::minimum)                  \
   X(T, ::parprim::maximum)
 
-#define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)           \
-  void parprim::detail::cuda::reduce_flag_segments<T, T, Op>( \
-      const ::parprim::detail::cuda::launch_options&,         \
-      const ::parprim::detail::cuda::segment_plan&, const T*, const std::uint8_t*, T*, T, Op)
-#define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)           \
-  void parprim::detail::cuda::reduce_key_segments<I, T, T, Op>( \
-      const ::parprim::detail::cuda::launch_options&,           \
-      const ::parprim::detail::cuda::segment_plan&, const I*, const T*, I*, T*, Op)
+#define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)                  \
+  std::size_t parprim::detail::cuda::reduce_flag_segments<T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&, const T*, const std::uint8_t*, std::size_t, \
+      T*, T, Op)
+#define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)                  \
+  std::size_t parprim::detail::cuda::reduce_key_segments<I, T, T, Op>( \
+      const ::parprim::detail::cuda::launch_options&, const I*, const T*, std::size_t, I*, T*, Op)
 #define PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, I)                               \
   void parprim::detail::cuda::reduce_offset_segments<I, T, T, Op>(                     \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, const I*, \

@@ -1,22 +1,20 @@
 #pragma once
 /// \file
-/// \brief The kernels of the per-segment reductions (segmented_reduce with head flags or CSR
-/// offsets, reduce_by_key). The input is cut into tiles of `tile_size` elements whatever the
-/// segments are, so the work per element does not depend on segment lengths (one segment of n,
-/// n segments of one, or a mix):
+/// \brief The tiles of the per-segment reductions (segmented_reduce with head flags or CSR
+/// offsets, reduce_by_key), and the kernels of the offsets form. The input is cut into tiles of
+/// `tile_size` elements whatever the segments are, so the work per element does not depend on
+/// segment lengths (one segment of n, n segments of one, or a mix). Heads numbered by counting
+/// (flags, keys) are reduced in one pass by kernels/segments_look_back.cuh; CSR offsets number
+/// their segments themselves, and take three steps here:
 ///
-/// 1. head plan (flags, keys): `count_tile_heads` counts the heads of each tile, and an
-///    exclusive scan of the counts (the scan ladder's look-back) gives each tile's first
-///    segment number and the total (a head's segment number is its tile's base plus the heads
-///    before it);
+/// 1. `tile_first_segments`: each tile's first element's segment (a binary search);
 /// 2. `reduce_tiles`: each thread folds `tile_items` consecutive elements; a block scan of the
 ///    threads' open segments (value, head seen, segment number) with the flag operator gives
 ///    every thread the segment open at its start. A segment that starts and ends in the tile is
 ///    written there; the tile leaves its open segment at its end (its *tail*: from its last
 ///    head, or all of it) and its *lead* (the fold before its first head). A tile with no head
-///    past its first element (most tiles of long segments; the plan tells which) only folds:
-///    one block reduction, no head table, no scan. Counted heads stage the results and keys of
-///    the segments that close in the tile in shared memory and store them as contiguous runs;
+///    past its first element (most tiles of long segments; the offsets tell which) only folds:
+///    one block reduction, no head table, no scan;
 /// 3. the look-back scan of the tiles' open segments gives each tile the segment open at its
 ///    end, and `close_tiles` (one thread per tile) writes each segment that spans tiles where
 ///    the next head is: what was open before the tile, then the tile's lead.
@@ -74,12 +72,6 @@ struct open_segment_op {
   }
 };
 
-/// \brief `init op v`, or `v` without init (reduce_by_key).
-template <class T, class Op>
-__device__ __forceinline__ T with_init(bool has_init, const T& init, const T& v, const Op& op) {
-  return has_init ? static_cast<T>(op(init, v)) : v;
-}
-
 /// \brief Heads at element 0 and at every non-zero flag; segments numbered by counting.
 struct flag_heads {
   const std::uint8_t* flags;
@@ -123,6 +115,31 @@ struct key_heads {
   __device__ void on_head(std::size_t i, std::size_t id) const {
     if (keys_out != nullptr) keys_out[id] = keys[i];
   }
+  /// \brief `keys_out[first_id + j] = keys[t0 + position[j]]` for j < h (<= Block * Per), the
+  /// block's threads taking j = threadIdx.x, + Block, ...: a thread's loads of 32 bytes of keys
+  /// first, then their stores, so the loads are in flight together (a store between them might
+  /// alias the keys; more at a time made the tile kernel spill).
+  template <unsigned Block, unsigned Per>
+  __device__ void store_staged(std::size_t t0, const std::uint16_t* position, std::size_t first_id,
+                               unsigned h) const {
+    constexpr unsigned batch = sizeof(K) <= 4 ? 8 : 4;
+    static_assert(Per % batch == 0, "store_staged: whole batches per thread");
+    if (keys_out == nullptr) return;
+#pragma unroll
+    for (unsigned r0 = 0; r0 < Per; r0 += batch) {
+      K key[batch];
+#pragma unroll
+      for (unsigned r = 0; r < batch; ++r) {
+        const unsigned j = (r0 + r) * Block + threadIdx.x;
+        if (j < h) key[r] = keys[t0 + position[j]];
+      }
+#pragma unroll
+      for (unsigned r = 0; r < batch; ++r) {
+        const unsigned j = (r0 + r) * Block + threadIdx.x;
+        if (j < h) keys_out[first_id + j] = key[r];
+      }
+    }
+  }
 };
 
 /// \brief Heads at the first element of every non-empty CSR segment; numbered by the offsets.
@@ -131,7 +148,6 @@ struct offset_heads {
   const I* begins;  ///< k + 1 offsets, checked
   std::size_t k;
   static constexpr bool counted = false;
-  static constexpr bool writes_heads = false;
   /// \brief The segment that holds element i: the last s with begins[s] <= i.
   __device__ std::size_t segment_of(std::size_t i) const {
     std::size_t lo = 0, hi = k;  // begins[lo] <= i < begins[hi]
@@ -144,7 +160,6 @@ struct offset_heads {
     }
     return lo;
   }
-  __device__ void on_head(std::size_t, std::size_t) const {}
 };
 
 /// \brief Block-wide inclusive scan with any associative operator (thread order). Every thread
@@ -169,10 +184,11 @@ __device__ V block_inclusive_scan(V v, const Op& op, V* warp_totals) {
   return v;
 }
 
-/// \brief Plan, step 1: the number of heads of each tile.
+/// \brief The number of heads of n elements, added to `*total` (zero before): one block per
+/// tile (the check of `out`'s size before a reduction writes).
 template <class Heads>
 __global__ void __launch_bounds__(tile_block)
-    count_tile_heads(Heads heads, std::size_t n, std::size_t* counts) {
+    count_heads(Heads heads, std::size_t n, unsigned long long* total) {
   __shared__ unsigned warp_counts[tile_block / warp_threads];
   const std::size_t i = blockIdx.x * tile_size + threadIdx.x * std::size_t{tile_items};
   const unsigned count = i < n ? (n - i < tile_items ? unsigned(n - i) : tile_items) : 0;
@@ -181,42 +197,20 @@ __global__ void __launch_bounds__(tile_block)
   if (threadIdx.x % warp_threads == 0) warp_counts[threadIdx.x / warp_threads] = c;
   __syncthreads();
   if (threadIdx.x == 0) {
-    unsigned total = 0;
+    unsigned block_total = 0;
 #pragma unroll
-    for (unsigned w = 0; w < tile_block / warp_threads; ++w) total += warp_counts[w];
-    counts[blockIdx.x] = total;
+    for (unsigned w = 0; w < tile_block / warp_threads; ++w) block_total += warp_counts[w];
+    atomicAdd(total, static_cast<unsigned long long>(block_total));
   }
 }
 
-/// \brief Offsets: `first[u]` = the segment that holds tile u's first element, for every tile,
+/// \brief Step 1: `first[u]` = the segment that holds tile u's first element, for every tile,
 /// and `first[tiles]` = k - 1 (the bound of the last tile's search).
 template <class I>
 __global__ void tile_first_segments(offset_heads<I> heads, std::size_t tiles, std::size_t* first) {
   for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u <= tiles;
        u += std::size_t{gridDim.x} * blockDim.x)
     first[u] = u < tiles ? heads.segment_of(u * tile_size) : heads.k - 1;
-}
-
-/// \brief `a + b` on counts.
-template <class V>
-struct count_plus {
-  __device__ V operator()(V a, V b) const { return a + b; }
-};
-
-/// \brief Whether tile u has no head past its first element, from the plan: `base` holds the
-/// tiles' first segment numbers (counted heads, `base[tiles]` the total) or the segments holding
-/// their first elements (offsets). `head`: whether the tile's first element is a head.
-template <class Heads>
-__device__ bool tile_is_one_segment(const Heads& heads, const std::size_t* base, std::size_t u,
-                                    std::size_t t0, bool& head) {
-  const std::size_t first = base[u], next = base[u + 1];
-  if constexpr (Heads::counted) {
-    head = next - first == 1 && heads.head_at(t0);
-    return next == first || head;
-  } else {
-    head = next == first && static_cast<std::size_t>(heads.begins[first]) == t0;
-    return next == first;
-  }
 }
 
 /// \brief Where tile u lies and this thread's run in it.
@@ -232,14 +226,16 @@ struct tile_span {
         count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
 };
 
-/// \brief A tile with no head past its first element (tile_is_one_segment; most tiles of long
-/// segments): the fold of its elements, in order, is its open segment (numbered `base[u]` when
-/// the tile starts with a head), and it has no lead. One block reduction: no head table, no
-/// scan. Every thread calls it.
-template <class Heads, class In, class T, class Op>
-__device__ __forceinline__ void fold_tile(const Heads& heads, const In (&x)[tile_items],
-                                          const tile_span& at, const Op& op, std::size_t id,
-                                          bool head, open_segment<T>& tail, tile_lead<T>& lead) {
+/// \brief Step 2 for a tile with no head past its first element (`first_segment == next`, the
+/// segments holding its first element and the next tile's; most tiles of long segments): the
+/// fold of its elements, in order, is its open segment (numbered `first_segment`, a head when
+/// that segment starts at the tile), and it has no lead. One block reduction: no head table,
+/// no scan. Every thread calls it.
+template <class I, class In, class T, class Op>
+__device__ __forceinline__ void fold_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
+                                          const tile_span& at, const Op& op,
+                                          std::size_t first_segment, open_segment<T>& tail,
+                                          tile_lead<T>& lead) {
   __shared__ warp_slots<T, tile_block> slots;
   T v = at.count > 0 ? static_cast<T>(x[0]) : T{};
 #pragma unroll
@@ -247,62 +243,49 @@ __device__ __forceinline__ void fold_tile(const Heads& heads, const In (&x)[tile
     if (k < at.count) v = static_cast<T>(op(v, static_cast<T>(x[k])));
   v = block_reduce_ordered<tile_block>(v, (at.len + tile_items - 1) / tile_items, op, slots.get());
   if (threadIdx.x == 0) {
-    if (head) heads.on_head(at.t0, id);
-    tail = {v, head ? id : 0, head};
+    const bool head = static_cast<std::size_t>(heads.begins[first_segment]) == at.t0;
+    tail = {v, head ? first_segment : 0, head};
     lead.has_lead = false;
     lead.has_head = head;
   }
 }
 
-/// \brief Step 2 for a tile with a head past its first element (see the file comment and
-/// reduce_tiles for `base`); every thread calls it.
-template <class Heads, class In, class T, class Op>
-__device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile_items],
-                                          const tile_span& at, T* __restrict__ out, bool has_init,
-                                          const T& init, const Op& op,
-                                          const std::size_t* __restrict__ base, std::size_t tile,
-                                          open_segment<T>* __restrict__ tails,
-                                          tile_lead<T>* __restrict__ leads) {
-  static_assert(Heads::counted || sizeof(T) <= 32,
+/// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
+/// heads with their segment numbers (segments `first_segment` .. `last_segment`) in shared
+/// memory, scans its threads' open segments and writes the segments that start and end in the
+/// tile. Every thread calls it.
+template <class I, class In, class T, class Op>
+__device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
+                                          const tile_span& at, T* __restrict__ out,
+                                          const T& init, const Op& op, std::size_t first_segment,
+                                          std::size_t last_segment, open_segment<T>& tail,
+                                          tile_lead<T>& lead) {
+  static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  // offsets: a byte per element (1 at a head) and the segment number of each head
-  __shared__ alignas(16) std::uint8_t head_bytes[Heads::counted ? 16 : tile_size];
-  __shared__ std::size_t head_segment[Heads::counted ? 1 : tile_size];
+  // a byte per element (1 at a head) and the segment number of each head
+  __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
+  __shared__ std::size_t head_segment[tile_size];
   __shared__ shared_array<open_segment<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<open_segment<T>, tile_block> inclusive;
   const open_segment_op<Op> sop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  unsigned bits = 0;  // bit k: element mine + k is a head
-  std::size_t first_segment = 0;
-  if constexpr (Heads::counted) {
-    if (count > 0) bits = heads.bits(t0 + mine, count);
-  } else {
-    first_segment = base[tile];
-    const std::size_t last_segment = base[tile + 1];
-    for (unsigned k = threadIdx.x; k < tile_size; k += tile_block) head_bytes[k] = 0;
-    __syncthreads();
-    for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
-      const auto j = static_cast<std::size_t>(heads.begins[s]);
-      if (j >= t0 && j<t0 + len&& static_cast<std::size_t>(heads.begins[s + 1])> j) {
-        head_bytes[j - t0] = 1;
-        head_segment[j - t0] = s;
-      }
+  for (unsigned k = threadIdx.x; k < tile_size; k += tile_block) head_bytes[k] = 0;
+  __syncthreads();
+  for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
+    const auto j = static_cast<std::size_t>(heads.begins[s]);
+    if (j >= t0 && j < t0 + len && static_cast<std::size_t>(heads.begins[s + 1]) > j) {
+      head_bytes[j - t0] = 1;
+      head_segment[j - t0] = s;
     }
-    __syncthreads();
-    std::uint8_t f[tile_items];
-    load_contiguous<tile_items>(head_bytes + mine, f);
-    bits = nonzero_byte_bits(f) & (count == tile_items ? ~0u : (1u << count) - 1u);
   }
-  const auto segment_at = [&](unsigned k, std::size_t& next_id) {
-    if constexpr (Heads::counted)
-      return next_id++;
-    else
-      return head_segment[mine + k];
-  };
+  __syncthreads();
+  std::uint8_t f[tile_items];
+  load_contiguous<tile_items>(head_bytes + mine, f);
+  const unsigned bits = nonzero_byte_bits(f) & (count == tile_items ? ~0u : (1u << count) - 1u);
 
-  // pass 1: this thread's open segment at its end, and its number of heads
+  // pass 1: this thread's open segment at its end
   open_segment<T> own{T{}, 0, true};  // threads past the end: a head, read by nobody
 #pragma unroll
   for (unsigned k = 0; k < tile_items; ++k) {
@@ -316,56 +299,27 @@ __device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile
         own.value = static_cast<T>(op(own.value, v));
     }
   }
-  const unsigned own_heads = __popc(bits);
-  std::size_t next_id = 0;  // counted: the number of this thread's first head
-  if constexpr (Heads::counted) {
-    __shared__ unsigned warp_counts[tile_block / warp_threads];
-    const unsigned incl_heads =
-        block_inclusive_scan<tile_block>(own_heads, count_plus<unsigned>{}, warp_counts);
-    next_id = base[tile] + (incl_heads - own_heads);
-    if (own_heads > 0) own.id = next_id + own_heads - 1;
-  } else {
-    if (own_heads > 0) own.id = head_segment[mine + 31 - __clz(bits)];
-  }
+  if (bits != 0) own.id = head_segment[mine + 31 - __clz(bits)];
   const open_segment<T> incl = block_inclusive_scan<tile_block>(own, sop, warp_totals.get());
   inclusive[threadIdx.x] = incl;
   __syncthreads();
 
-  // pass 2: close the segments that end in this tile. Counted heads number the tile's H heads
-  // base[tile] .. base[tile] + H - 1, and the segments closed here are the first H - 1 of them:
-  // their results (4- and 8-byte values) and their heads' keys are staged in shared memory and
-  // stored as contiguous runs after the pass, not one scattered word per segment.
-  constexpr bool stage_values = Heads::counted && sizeof(T) <= 8 && std::is_trivially_copyable_v<T>;
-  constexpr bool stage_heads = Heads::counted && Heads::writes_heads;
-  __shared__ alignas(16) unsigned char staged_bytes[stage_values ? tile_size * sizeof(T) : 1];
-  __shared__ std::uint16_t head_position[stage_heads ? tile_size : 1];
-  T* const staged = reinterpret_cast<T*>(staged_bytes);
-  const std::size_t tile_base = base[tile];
+  // pass 2: close the segments that end in this tile
   if (count > 0) {
     bool have = threadIdx.x > 0;
     open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
-    tile_lead<T>& lead = leads[tile];
 #pragma unroll
     for (unsigned k = 0; k < tile_items; ++k) {
       if (k < count) {
         const T v = static_cast<T>(x[k]);
         if ((bits >> k) & 1u) {
-          const std::size_t id = segment_at(k, next_id);
-          if constexpr (stage_heads)
-            head_position[id - tile_base] = static_cast<std::uint16_t>(mine + k);
-          else
-            heads.on_head(t0 + mine + k, id);
           if (have && cur.head) {
-            const T result = with_init(has_init, init, cur.value, op);
-            if constexpr (stage_values)
-              staged[cur.id - tile_base] = result;
-            else
-              out[cur.id] = result;
+            out[cur.id] = static_cast<T>(op(init, cur.value));
           } else {  // the tile's first head: what came before it is the lead
             lead.has_lead = have;
             if (have) lead.value = cur.value;
           }
-          cur = {v, id, true};
+          cur = {v, head_segment[mine + k], true};
         } else if (have) {
           cur.value = static_cast<T>(op(cur.value, v));
         } else {
@@ -375,46 +329,35 @@ __device__ __forceinline__ void scan_tile(const Heads& heads, const In (&x)[tile
       }
     }
     if (mine + count == len) {  // the tile's last element
-      tails[tile] = cur;
+      tail = cur;
       lead.has_head = cur.head;
-    }
-  }
-  if constexpr (stage_values || stage_heads) {
-    __syncthreads();
-    const auto h = static_cast<unsigned>(base[tile + 1] - tile_base);
-    for (unsigned j = threadIdx.x; j < h; j += tile_block) {
-      if constexpr (stage_values)
-        if (j + 1 < h) out[tile_base + j] = staged[j];
-      if constexpr (stage_heads) heads.on_head(t0 + head_position[j], tile_base + j);
     }
   }
 }
 
-/// \brief The tiles of reduce_tiles resident per SM: 4 (64 registers) for values of up to 4
-/// bytes; wider values would spill at 64 registers, and take 3.
+/// \brief The tiles of the tile kernels resident per SM: 4 (64 registers) for values of up to
+/// 4 bytes; wider values would spill at 64 registers, and take 3.
 template <class T>
 inline constexpr unsigned tiles_per_sm = sizeof(T) <= 4 ? 4 : 3;
 
 /// \brief Step 2: one block per tile. The tile's elements are loaded first (their loads in
 /// flight beside the plan's), then a tile of one segment folds (fold_tile) and any other scans
-/// (scan_tile). Counted heads: `base[u]` is tile u's first segment number (`base[tiles]` the
-/// total), and each thread reads its own elements' heads as bits. Offsets: `base[u]` is the
-/// segment that holds tile u's first element (tile_first_segments), and the block marks its
-/// heads with their segment in shared memory.
-template <class Heads, class In, class T, class Op>
+/// (scan_tile). `first[u]` is the segment that holds tile u's first element
+/// (tile_first_segments).
+template <class I, class In, class T, class Op>
 __global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
-    reduce_tiles(Heads heads, const In* __restrict__ in, std::size_t n, T* __restrict__ out,
-                 bool has_init, T init, Op op, const std::size_t* __restrict__ base,
+    reduce_tiles(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
+                 T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
                  open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
   const std::size_t tile = blockIdx.x;
   const tile_span at(tile, n);
   In x[tile_items];
   load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
-  bool head = false;
-  if (tile_is_one_segment(heads, base, tile, at.t0, head))
-    fold_tile(heads, x, at, op, base[tile], head, tails[tile], leads[tile]);
+  const std::size_t first_segment = first[tile], next = first[tile + 1];
+  if (first_segment == next)
+    fold_tile(heads, x, at, op, first_segment, tails[tile], leads[tile]);
   else
-    scan_tile(heads, x, at, out, has_init, init, op, base, tile, tails, leads);
+    scan_tile(heads, x, at, out, init, op, first_segment, next, tails[tile], leads[tile]);
 }
 
 /// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment
@@ -424,17 +367,16 @@ __global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
 template <class T, class Op>
 __global__ void close_tiles(const open_segment<T>* __restrict__ open,
                             const tile_lead<T>* __restrict__ leads, std::size_t tiles,
-                            T* __restrict__ out, bool has_init, T init, Op op) {
+                            T* __restrict__ out, T init, Op op) {
   for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < tiles;
        u += std::size_t{gridDim.x} * blockDim.x) {
     const tile_lead<T> lead = leads[u];
     if (u > 0 && lead.has_head) {
       const open_segment<T> before = open[u - 1];
-      out[before.id] = with_init(
-          has_init, init,
-          lead.has_lead ? static_cast<T>(op(before.value, lead.value)) : before.value, op);
+      out[before.id] = static_cast<T>(
+          op(init, lead.has_lead ? static_cast<T>(op(before.value, lead.value)) : before.value));
     }
-    if (u == tiles - 1) out[open[u].id] = with_init(has_init, init, open[u].value, op);
+    if (u == tiles - 1) out[open[u].id] = static_cast<T>(op(init, open[u].value));
   }
 }
 

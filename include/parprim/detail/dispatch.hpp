@@ -44,6 +44,17 @@ struct segmented_scan_impl;
 template <class Policy>
 struct segmented_reduce_impl;
 
+/// \brief Whether a per-segment `Impl` also counts while it reduces, for outputs with room for
+/// n results (the front ends then make one call instead of a plan and a reduction):
+/// `static constexpr bool counts_while_reducing = true` and
+/// - segmented_reduce_impl: `static std::size_t reduce_flags_counting(const Policy&, InputSpan
+///   in, FlagSpan flags, OutputSpan out, T init, Op op)`;
+/// - reduce_by_key_impl: `static std::size_t reduce_counting(const Policy&, KeySpan keys,
+///   InputSpan in, KeyOutputSpan keys_out, OutputSpan out, Op op)`;
+/// each returning the number of segments.
+template <class Impl>
+inline constexpr bool counts_while_reducing_v = requires { requires Impl::counts_while_reducing; };
+
 /// \brief reduce_by_key (by_key.hpp):
 /// - `static Plan plan(const Policy&, KeySpan keys)`: counts the runs of equal keys; `Plan` has
 ///   `std::size_t segments() const`. Writes nothing.

@@ -1,0 +1,70 @@
+// Scratch: the one-pass per-segment reduction (kernels/segments_look_back.cuh), reduce_by_key of
+// int32 keys and values, over the look-back's waits and the register cap, against the library's
+// call (its result is the reference). Not part of the build:
+// SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_look_back_sweep.cu
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <parprim/backends/cuda/detail/segments_dispatch.cuh>
+#include <parprim/parprim.hpp>
+
+#include "median_time.cuh"
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+
+static int failures = 0;
+
+template <unsigned MinB>
+void variant(std::size_t n, const int* keys, const int* in, int* keys_out, int* out,
+             const std::vector<int>& want, std::size_t runs, ppc::look_back_delays d) {
+  ppc::launch_options o{};
+  o.sync = true;
+  const auto call = [&] {
+    return ppc::segments::reduce_counted<ppc::segments::key_heads<int>, int, int, pp::plus, MinB>(
+        o, 0, ppc::segments::key_heads<int>{keys, keys_out}, in, n, out, false, 0, pp::plus{}, &d);
+  };
+  std::vector<int> got(runs);
+  const std::size_t k = call();
+  cudaMemcpy(got.data(), out, runs * 4, cudaMemcpyDeviceToHost);
+  const bool ok = k == runs && got == want;
+  failures += ok ? 0 : 1;
+  const float us = time_us([&] { call(); }, 25);
+  std::printf("  %u blocks/SM, waits {%u, %u, %u}: %8.1f us%s\n", MinB, d.first_ns, d.pause_ns,
+              d.max_pause_ns, us, ok ? "" : "  WRONG");
+}
+
+int main() {
+  std::mt19937_64 rng(std::random_device{}());
+  for (std::size_t n : {std::size_t{1} << 28, std::size_t{1} << 24}) {
+    std::vector<int> x(n);
+    for (auto& v : x) v = int(rng() % 201) - 100;
+    pp::device_buffer<int> in(n), keys(n), keys_out(n), out(n);
+    cudaMemcpy(in.data(), x.data(), n * 4, cudaMemcpyHostToDevice);
+    for (std::size_t len : {std::size_t{1}, std::size_t{32}, std::size_t{1024}}) {
+      std::vector<int> k(n);
+      for (std::size_t i = 0; i < n; ++i) k[i] = int(i / len);
+      cudaMemcpy(keys.data(), k.data(), n * 4, cudaMemcpyHostToDevice);
+      const std::size_t runs = pp::reduce_by_key(pp::cuda, keys.span(), in.span(), keys_out.span(),
+                                                 out.span(), pp::plus{});
+      std::vector<int> want(runs);
+      cudaMemcpy(want.data(), out.data(), runs * 4, cudaMemcpyDeviceToHost);
+      const float lib = time_us([&] {
+        pp::reduce_by_key(pp::cuda, keys.span(), in.span(), keys_out.span(), out.span(),
+                          pp::plus{});
+      }, 25);
+      std::printf("n = 2^%d, runs of %zu: library call %.1f us\n", n == (std::size_t{1} << 28) ? 28 : 24,
+                  len, lib);
+      for (ppc::look_back_delays d : {ppc::look_back_delays{0, 16, 256}, {350, 200, 200},
+                                      {700, 350, 350}, {1200, 650, 650}, {2400, 1200, 1200},
+                                      {3200, 800, 800}}) {
+        variant<4>(n, keys.data(), in.data(), keys_out.data(), out.data(), want, runs, d);
+        if (d.first_ns == 700 || d.first_ns == 2400)
+          variant<3>(n, keys.data(), in.data(), keys_out.data(), out.data(), want, runs, d);
+      }
+    }
+  }
+  std::printf("failures: %d\n", failures);
+  return failures == 0 ? 0 : 1;
+}
