@@ -3,12 +3,10 @@
 // call, and timed beside it, the library's plain `plus` reduce and CUB's Sum, in one process.
 // Not part of the build: SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh
 // dev/exact_reduce_sweep.cu
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <parprim/parprim.hpp>
-#include <random>
 #include <vector>
 
 #include "exact_inputs.cuh"

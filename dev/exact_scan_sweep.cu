@@ -3,12 +3,10 @@
 // for bit against the library's call, and timed beside it, the library's plain `plus` scan and
 // CUB's InclusiveSum, in one process. Not part of the build:
 // SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh dev/exact_scan_sweep.cu
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <parprim/parprim.hpp>
-#include <random>
 #include <vector>
 
 #include "exact_inputs.cuh"

@@ -1,7 +1,9 @@
 // Scratch: the one-pass per-segment reduction (kernels/segments_look_back.cuh), reduce_by_key of
-// int32 keys and values, over the look-back's waits and the register cap, against the library's
-// call (its result is the reference). Not part of the build:
-// SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_look_back_sweep.cu
+// int32 keys and values at 2^28 and 2^24, runs of 1, 32 and 1024, against the library's call (its
+// result is the reference): the staged keys stored as the library does (one a thread, or in
+// batches of loads) and one after the other, at the waits {1200, 650}. An earlier form of this
+// file swept the waits and the register cap (docs/results/h100/per-segment/). Not part of the
+// build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_look_back_sweep.cu
 #include <cstdio>
 #include <random>
 #include <type_traits>

@@ -79,12 +79,8 @@ struct flag_heads {
   static constexpr bool writes_heads = false;  ///< on_head writes nothing
   /// \brief Bit k set where element i + k (k < count) starts a segment.
   __device__ unsigned bits(std::size_t i, unsigned count) const {
-    std::uint8_t f[tile_items];
-    if (count == tile_items) {
-      load_contiguous<tile_items>(flags + i, f);
-    } else {
-      for (unsigned k = 0; k < tile_items; ++k) f[k] = k < count ? flags[i + k] : 0;
-    }
+    std::uint8_t f[tile_items] = {};  // past count: no head
+    load_contiguous_first<tile_items>(flags + i, f, count);
     return nonzero_byte_bits(f) | (i == 0 ? 1u : 0u);
   }
   /// \brief Whether element i starts a segment.
