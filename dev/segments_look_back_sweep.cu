@@ -68,12 +68,14 @@ int main() {
                                                  out.span(), pp::plus{});
       std::vector<int> want(runs);
       cudaMemcpy(want.data(), out.data(), runs * 4, cudaMemcpyDeviceToHost);
-      const float lib = time_us([&] {
-        pp::reduce_by_key(pp::cuda, keys.span(), in.span(), keys_out.span(), out.span(),
-                          pp::plus{});
-      }, 25);
-      std::printf("n = 2^%d, runs of %zu: library call %.1f us\n", n == (std::size_t{1} << 28) ? 28 : 24,
-                  len, lib);
+      const float lib = time_us(
+          [&] {
+            pp::reduce_by_key(pp::cuda, keys.span(), in.span(), keys_out.span(), out.span(),
+                              pp::plus{});
+          },
+          25);
+      std::printf("n = 2^%d, runs of %zu: library call %.1f us\n",
+                  n == (std::size_t{1} << 28) ? 28 : 24, len, lib);
       for (int round = 0; round < 2; ++round)
         for (ppc::look_back_delays d : {ppc::look_back_delays{1200, 650, 650}}) {
           variant<4>(n, keys.data(), in.data(), keys_out.data(), out.data(), want, runs, d);

@@ -8,11 +8,12 @@
 /// has room for n results, and count them first otherwise. The scans by key make the runs'
 /// head flags in a temporary and run the segmented scan of rung `S`. The head-flag and key
 /// forms wait for the GPU (they return the count), and so does the check of offsets, before
-/// anything is written; the rest follows the policy (`nosync` returns once enqueued). A plain C++ translation unit calls the combinations precompiled in
-/// `parprim::cuda` (built-in values and operators as for reduce; keys and offsets of int32_t,
-/// int64_t or uint64_t); others need nvcc. parprim::exact_plus on float or double (the
-/// operator `exact_sum<F>`, an init as its superaccumulator) runs the exact per-segment passes
-/// (kernels/segments_exact_sum.cuh), each result rounded once into `out`.
+/// anything is written; the rest follows the policy (`nosync` returns once enqueued). A plain C++
+/// translation unit calls the combinations precompiled in `parprim::cuda` (built-in values and
+/// operators as for reduce; keys and offsets of int32_t, int64_t or uint64_t); others need nvcc.
+/// parprim::exact_plus on float or double (the operator `exact_sum<F>`, an init as its
+/// superaccumulator) runs the exact per-segment passes (kernels/segments_exact_sum.cuh), each
+/// result rounded once into `out`.
 
 #include <cstddef>
 #include <cstdint>
@@ -164,9 +165,8 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     static_assert(std::is_same_v<K, KOut>,
                   "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
     check_cuda_segment_types<K, In, T, Op>();
-    return cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), keys.data(),
-                                                   in.data(), keys.size(), keys_out.data(),
-                                                   out.data(), op);
+    return cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), keys.data(), in.data(),
+                                                   keys.size(), keys_out.data(), out.data(), op);
   }
 
   /// \brief parprim::exact_plus: counted first (the exact passes take the count).

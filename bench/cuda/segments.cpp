@@ -292,10 +292,10 @@ std::size_t parprim_offsets(const segment_args<T>& a) {
 
 template <class T>
 std::size_t parprim_head_flags(const segment_args<T>& a) {
-  return parprim::segmented_reduce(
-      parprim::cuda.on(bench_stream()), parprim::device_span<const T>(a.x, a.n),
-      parprim::device_span<const std::uint8_t>(a.flags, a.n),
-      parprim::device_span<T>(a.out, a.room), T(0), parprim::plus{});
+  return parprim::segmented_reduce(parprim::cuda.on(bench_stream()),
+                                   parprim::device_span<const T>(a.x, a.n),
+                                   parprim::device_span<const std::uint8_t>(a.flags, a.n),
+                                   parprim::device_span<T>(a.out, a.room), T(0), parprim::plus{});
 }
 
 template <class T>

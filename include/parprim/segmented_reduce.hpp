@@ -136,8 +136,8 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
       if (output.size() >= input.size()) {  // room for any number of segments: one pass
         std::size_t segments = 0;
         detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
-          segments = impl::reduce_flags_counting(
-              policy, input, flags, results, detail::backend_init<BinaryOp>(start), backend_op);
+          segments = impl::reduce_flags_counting(policy, input, flags, results,
+                                                 detail::backend_init<BinaryOp>(start), backend_op);
         });
         return segments;
       }

@@ -11,8 +11,9 @@ segment_plan plan_flag_segments(const launch_options& options, const std::uint8_
                                 std::size_t n) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce", {{flags, "the head flags"}});
-  return segment_plan(
-      n, n == 0 ? 0 : segments::count_segments(options, guard.device(), segments::flag_heads{flags}, n));
+  return segment_plan(n, n == 0 ? 0
+                                : segments::count_segments(options, guard.device(),
+                                                           segments::flag_heads{flags}, n));
 }
 
 }  // namespace parprim::detail::cuda

@@ -123,8 +123,8 @@ std::size_t reduce_counted(const launch_options& options, int device, Heads head
 /// \brief The offsets' steps 1-3 (kernels/segment_tiles.cuh) on the stream, then the call's end
 /// (wait unless nosync).
 template <class I, class In, class T, class Op>
-void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads,
-                    const In* in, std::size_t n, T* out, const T& init, Op op) {
+void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
+                    std::size_t n, T* out, const T& init, Op op) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
   const std::size_t first_bytes = align256((tiles + 1) * sizeof(std::size_t));
@@ -153,10 +153,10 @@ template <class K>
 segment_plan plan_key_segments(const launch_options& options, const K* keys, std::size_t n) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "reduce_by_key", {{keys, "the keys"}});
-  return segment_plan(
-      n, n == 0 ? 0
-                : segments::count_segments(options, guard.device(),
-                                           segments::key_heads<K>{keys, nullptr}, n));
+  return segment_plan(n, n == 0
+                             ? 0
+                             : segments::count_segments(options, guard.device(),
+                                                        segments::key_heads<K>{keys, nullptr}, n));
 }
 
 template <class In, class T, class Op>

@@ -93,8 +93,8 @@ inline constexpr bool precompiled_segment_index_v =
   X(T, ::parprim::minimum)                  \
   X(T, ::parprim::maximum)
 
-#define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)                  \
-  std::size_t parprim::detail::cuda::reduce_flag_segments<T, T, Op>( \
+#define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)                                               \
+  std::size_t parprim::detail::cuda::reduce_flag_segments<T, T, Op>(                              \
       const ::parprim::detail::cuda::launch_options&, const T*, const std::uint8_t*, std::size_t, \
       T*, T, Op)
 #define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)                  \

@@ -259,8 +259,8 @@ __device__ __forceinline__ void fold_tile(const offset_heads<I>& heads, const In
 /// tile. Every thread calls it.
 template <class I, class In, class T, class Op>
 __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
-                                          const tile_span& at, T* __restrict__ out,
-                                          const T& init, const Op& op, std::size_t first_segment,
+                                          const tile_span& at, T* __restrict__ out, const T& init,
+                                          const Op& op, std::size_t first_segment,
                                           std::size_t last_segment, open_segment<T>& tail,
                                           tile_lead<T>& lead) {
   static_assert(sizeof(T) <= 32,
@@ -278,7 +278,8 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   __syncthreads();
   for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
     const auto j = static_cast<std::size_t>(heads.begins[s]);
-    if (j >= t0 && j < t0 + len && static_cast<std::size_t>(heads.begins[s + 1]) > j) {
+    const auto end = static_cast<std::size_t>(heads.begins[s + 1]);  // >= j: checked
+    if (j >= t0 && j - t0 < len && end != j) {  // a non-empty segment starting in the tile
       head_bytes[j - t0] = 1;
       head_segment[j - t0] = s;
     }

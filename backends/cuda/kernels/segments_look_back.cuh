@@ -204,8 +204,8 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   T* const staged = reinterpret_cast<T*>(staged_bytes);
   const std::size_t first_closed = before > 0 ? before - 1 : 0;
   if (at.count > 0) {
-    maybe<V> cur = threadIdx.x > 0 ? combine(carry, maybe<V>{inclusive[threadIdx.x - 1], true}, rop)
-                                   : carry;
+    maybe<V> cur =
+        threadIdx.x > 0 ? combine(carry, maybe<V>{inclusive[threadIdx.x - 1], true}, rop) : carry;
 #pragma unroll
     for (unsigned k = 0; k < tile_items; ++k) {
       if (k < at.count) {

@@ -53,7 +53,9 @@ struct segmented_reduce_impl;
 ///   InputSpan in, KeyOutputSpan keys_out, OutputSpan out, Op op)`;
 /// each returning the number of segments.
 template <class Impl>
-inline constexpr bool counts_while_reducing_v = requires { requires Impl::counts_while_reducing; };
+inline constexpr bool counts_while_reducing_v = requires {
+  requires Impl::counts_while_reducing;
+};
 
 /// \brief reduce_by_key (by_key.hpp):
 /// - `static Plan plan(const Policy&, KeySpan keys)`: counts the runs of equal keys; `Plan` has
