@@ -278,8 +278,8 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   __syncthreads();
   for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
     const auto j = static_cast<std::size_t>(heads.begins[s]);
-    const auto end = static_cast<std::size_t>(heads.begins[s + 1]);  // >= j: checked
-    if (j >= t0 && j - t0 < len && end != j) {  // a non-empty segment starting in the tile
+    // a non-empty segment starting in the tile (its end read only then)
+    if (j >= t0 && (j < t0 + len) && static_cast<std::size_t>(heads.begins[s + 1]) > j) {
       head_bytes[j - t0] = 1;
       head_segment[j - t0] = s;
     }
