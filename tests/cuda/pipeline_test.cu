@@ -2,12 +2,13 @@
 /// \brief The CUDA backend inside pipelines: `nosync()` calls return before their work is done
 /// and give the right results after a synchronisation; reduce_into and transform_reduce_into
 /// (synchronous and not); temporaries from a user memory resource (balanced, errors reach the
-/// caller before anything is written); CUDA graph capture and replay with new inputs, with the
+/// caller before anything is written; reductions, scans and the per-segment calls); CUDA graph capture and replay with new inputs, with the
 /// stream-ordered allocator and with the pre-sized cache; releasing the cache.
 
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <new>
 #include <random>
@@ -269,6 +270,38 @@ TEST(CudaPipeline, MemoryResourceSuppliesEveryTemporary) {
         parprim::reduce(p.reduce_kernel(parprim::cuda_reduce::k6_grid_stride_multiple_elements),
                         dx.span(), 0, parprim::plus{}),
         want_sum);
+    // the per-segment calls: head flags and keys counted while reduced (outputs of n), offsets
+    // checked (the check's report and the count in the resource's memory, copied back)
+    std::vector<std::int32_t> sums(n), run_keys(n), run_sums(n);
+    const std::size_t k =
+        parprim::segmented_reduce(parprim::seq, x, flags, sums, 3, parprim::plus{});
+    std::vector<std::int64_t> begins;
+    std::vector<std::int32_t> keys(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == 0 || flags[i] != 0) begins.push_back(static_cast<std::int64_t>(i));
+      keys[i] = static_cast<std::int32_t>(begins.size());
+    }
+    begins.push_back(static_cast<std::int64_t>(n));
+    const std::size_t runs =
+        parprim::reduce_by_key(parprim::seq, keys, x, run_keys, run_sums, parprim::plus{});
+    const parprim::device_buffer<std::int64_t> dbegins(begins);
+    const parprim::device_buffer<std::int32_t> dkeys(keys);
+    parprim::device_buffer<std::int32_t> per(n), rows(k), out_keys(n);
+    const auto first = [](const std::vector<std::int32_t>& v, std::size_t count) {
+      return std::vector<std::int32_t>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(count));
+    };
+    EXPECT_EQ(
+        parprim::segmented_reduce(p, dx.span(), dflags.span(), per.span(), 3, parprim::plus{}), k);
+    EXPECT_EQ(first(per.to_host(), k), first(sums, k)) << "segmented_reduce (flags)";
+    parprim::segmented_reduce(p, dx.span(), parprim::offsets(dbegins.span()), rows.span(), 3,
+                              parprim::plus{});
+    EXPECT_EQ(rows.to_host(), first(sums, k)) << "segmented_reduce (offsets)";
+    EXPECT_EQ(parprim::reduce_by_key(p, dkeys.span(), dx.span(), out_keys.span(), per.span(),
+                                     parprim::plus{}),
+              runs);
+    EXPECT_EQ(first(out_keys.to_host(), runs), first(run_keys, runs)) << "reduce_by_key's keys";
+    EXPECT_EQ(first(per.to_host(), runs), first(run_sums, runs)) << "reduce_by_key";
+
     scans::for_each_scan_rung([&](const auto& rung, std::size_t) {
       SCOPED_TRACE(scans::scan_rung_name(rung));
       const auto q = rung.on(stream).memory(mr);

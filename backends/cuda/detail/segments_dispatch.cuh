@@ -142,8 +142,8 @@ void reduce_offsets(const launch_options& options, int device, offset_heads<I> h
   const open_segment_op<Op> sop{op};
   scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
       enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr, sop);
-  launch(close_tiles<T, Op>, helper_grid(tiles, device), helper_block, 0, stream, tails, leads,
-         tiles, out, init, op);
+  launch(close_tiles<I, T, Op>, helper_grid(tiles > heads.k ? tiles : heads.k, device),
+         helper_block, 0, stream, heads, tails, leads, tiles, out, init, op);
   if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -186,17 +186,22 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), fn, {{begins, "the offsets"}});
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  // one kernel and one copy back: the first decrease and both ends (segments::check_offsets)
+  // one kernel and one wait: the first decrease and both ends (segments::check_offsets), written
+  // where the host reads them (the cache's mapped host slot; device memory and one copy back
+  // with a memory resource)
   unsigned long long report[3];
   {
-    temp_block slot(guard.device(), options.stream, options.memory, sizeof(report));
-    auto* device_report = static_cast<unsigned long long*>(slot.get());
+    call_scratch scratch(guard.device(), options.stream, options.memory, 0, 0, 0, true);
+    auto* device_report = static_cast<unsigned long long*>(scratch.result_slot());
     PARPRIM_CUDA_CHECK(cudaMemsetAsync(device_report, 0xff, sizeof(report[0]), stream));
     launch(segments::check_offsets<I>, segments::helper_grid(k, guard.device()),
            segments::helper_block, 0, stream, begins, k, device_report);
-    PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(report, device_report, sizeof(report), cudaMemcpyDeviceToHost, stream));
+    if (scratch.host_slot() == nullptr)
+      PARPRIM_CUDA_CHECK(
+          cudaMemcpyAsync(report, device_report, sizeof(report), cudaMemcpyDeviceToHost, stream));
     PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    scratch.finished_cleanly();
+    if (scratch.host_slot() != nullptr) std::memcpy(report, scratch.host_slot(), sizeof(report));
   }
   I ends[2];
   std::memcpy(&ends[0], &report[1], sizeof(I));
@@ -218,13 +223,14 @@ void reduce_offset_segments(const launch_options& options, const In* in, std::si
                        {{in, "the input"}, {begins, "the offsets"}, {out, "the output"}});
   if (k == 0) return;
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  launch(segments::fill_empty_segments<I, T>, segments::helper_grid(k, guard.device()),
-         segments::helper_block, 0, stream, begins, k, out, init);
-  if (n > 0)
+  if (n > 0) {  // close_tiles writes the empty segments too
     segments::reduce_offsets(options, guard.device(), segments::offset_heads<I>{begins, k}, in, n,
                              out, init, op);
-  else if (options.sync)
-    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    return;
+  }
+  launch(segments::fill_empty_segments<I, T>, segments::helper_grid(k, guard.device()),
+         segments::helper_block, 0, stream, begins, k, out, init);
+  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <class K>

@@ -367,13 +367,15 @@ __global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
 /// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment
 /// open at the end of tile u): one thread per tile writes the segment that was open before a
 /// tile with a head (it ends there, with the tile's lead), and the last tile the segment open at
-/// the end.
-template <class T, class Op>
-__global__ void close_tiles(const open_segment<T>* __restrict__ open,
+/// the end; one thread per segment writes `init` for an empty one (here rather than in a launch
+/// of its own).
+template <class I, class T, class Op>
+__global__ void close_tiles(offset_heads<I> heads, const open_segment<T>* __restrict__ open,
                             const tile_lead<T>* __restrict__ leads, std::size_t tiles,
                             T* __restrict__ out, T init, Op op) {
-  for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < tiles;
-       u += std::size_t{gridDim.x} * blockDim.x) {
+  const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
+  const std::size_t step = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t u = first; u < tiles; u += step) {
     const tile_lead<T> lead = leads[u];
     if (u > 0 && lead.has_head) {
       const open_segment<T> before = open[u - 1];
@@ -382,6 +384,8 @@ __global__ void close_tiles(const open_segment<T>* __restrict__ open,
     }
     if (u == tiles - 1) out[open[u].id] = static_cast<T>(op(init, open[u].value));
   }
+  for (std::size_t s = first; s < heads.k; s += step)
+    if (heads.begins[s] == heads.begins[s + 1]) out[s] = init;
 }
 
 /// \brief The offsets check in one pass: `report[0]` becomes the smallest i in [1, k] with
