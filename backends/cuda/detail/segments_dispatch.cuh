@@ -51,22 +51,18 @@ inline launch_options enqueue_only(launch_options options) {
 }
 
 /// \brief The number of heads of n elements (n > 0; the check of `out`'s size before a
-/// reduction writes), written where the host reads it (the cache's mapped host slot; device
-/// memory and one copy back with a memory resource). Waits for the stream.
+/// reduction writes). Waits for the stream.
 template <class Heads>
 std::size_t count_segments(const launch_options& options, int device, Heads heads, std::size_t n) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  call_scratch scratch(device, options.stream, options.memory, 0, 0, 0, true);
-  auto* total = static_cast<unsigned long long*>(scratch.result_slot());
+  temp_block slot(device, options.stream, options.memory, sizeof(unsigned long long));
+  auto* total = static_cast<unsigned long long*>(slot.get());
   PARPRIM_CUDA_CHECK(cudaMemsetAsync(total, 0, sizeof(*total), stream));
   launch(count_heads<Heads>, tile_count(n), tile_block, 0, stream, heads, n, total);
   unsigned long long segments = 0;
-  if (scratch.host_slot() == nullptr)
-    PARPRIM_CUDA_CHECK(
-        cudaMemcpyAsync(&segments, total, sizeof(segments), cudaMemcpyDeviceToHost, stream));
+  PARPRIM_CUDA_CHECK(
+      cudaMemcpyAsync(&segments, total, sizeof(segments), cudaMemcpyDeviceToHost, stream));
   PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
-  scratch.finished_cleanly();
-  if (scratch.host_slot() != nullptr) std::memcpy(&segments, scratch.host_slot(), sizeof(segments));
   return static_cast<std::size_t>(segments);
 }
 
