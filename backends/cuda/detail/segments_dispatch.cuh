@@ -51,7 +51,9 @@ inline launch_options enqueue_only(launch_options options) {
 }
 
 /// \brief The number of heads of n elements (n > 0; the check of `out`'s size before a
-/// reduction writes). Waits for the stream.
+/// reduction writes). Waits for the stream. The tiles add into device memory, copied back: in
+/// the cache's mapped host slot every tile's atomic add crossed to host memory (H200,
+/// reduce_by_key with outputs of k, 2^28, runs of 1024: 65.9 ms instead of 1.14).
 template <class Heads>
 std::size_t count_segments(const launch_options& options, int device, Heads heads, std::size_t n) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
