@@ -83,16 +83,6 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
         in.size(), out.data(), init, op);
   }
 
-  /// \brief parprim::exact_plus: counted first (the exact passes take the count).
-  template <class In, class Fl, class F>
-  static std::size_t reduce_flags_counting(const policy_type& policy, device_span<const In> in,
-                                           device_span<const Fl> flags, device_span<F> out,
-                                           exact_accumulator<F> init, exact_sum<F> op) {
-    const cuda::segment_plan plan = plan_flags(policy, flags);
-    reduce_flags(policy, plan, in, flags, out, init, op);
-    return plan.segments();
-  }
-
   template <class In, class Fl, class F>
   static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
                            device_span<const In> in, device_span<const Fl> flags,
@@ -167,16 +157,6 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     check_cuda_segment_types<K, In, T, Op>();
     return cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), keys.data(), in.data(),
                                                    keys.size(), keys_out.data(), out.data(), op);
-  }
-
-  /// \brief parprim::exact_plus: counted first (the exact passes take the count).
-  template <class K, class In, class KOut, class F>
-  static std::size_t reduce_counting(const policy_type& policy, device_span<const K> keys,
-                                     device_span<const In> in, device_span<KOut> keys_out,
-                                     device_span<F> out, exact_sum<F> op) {
-    const cuda::segment_plan p = plan(policy, keys);
-    reduce(policy, p, keys, in, keys_out, out, op);
-    return p.segments();
   }
 
   template <class K, class In, class KOut, class F>

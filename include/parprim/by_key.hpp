@@ -112,14 +112,12 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
     const auto key_output = detail::as_output_span(std::forward<KeyOutputRange>(keys_out));
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
-    if constexpr (detail::counts_while_reducing_v<impl>) {
-      if (key_output.size() >= input.size() && output.size() >= input.size()) {  // one pass
-        std::size_t runs = 0;
-        detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
-          runs = impl::reduce_counting(policy, key_span, input, key_output, results, backend_op);
-        });
-        return runs;
-      }
+    using acc_t = typename decltype(output)::value_type;
+    if constexpr (detail::counts_while_reducing_v<impl> &&
+                  !detail::runs_exact_sum_v<BinaryOp, acc_t>) {
+      if (key_output.size() >= input.size() && output.size() >= input.size())  // one pass
+        return impl::reduce_counting(policy, key_span, input, key_output, output,
+                                     detail::backend_op<acc_t>(op));
     }
     const auto plan = impl::plan(policy, key_span);
     detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");

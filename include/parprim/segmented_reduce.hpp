@@ -132,15 +132,11 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     using acc_t = typename decltype(output)::value_type;
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
-    if constexpr (detail::counts_while_reducing_v<impl>) {
-      if (output.size() >= input.size()) {  // room for any number of segments: one pass
-        std::size_t segments = 0;
-        detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
-          segments = impl::reduce_flags_counting(policy, input, flags, results,
-                                                 detail::backend_init<BinaryOp>(start), backend_op);
-        });
-        return segments;
-      }
+    if constexpr (detail::counts_while_reducing_v<impl> &&
+                  !detail::runs_exact_sum_v<BinaryOp, acc_t>) {
+      if (output.size() >= input.size())  // room for any number of segments: one pass
+        return impl::reduce_flags_counting(policy, input, flags, output, start,
+                                           detail::backend_op<acc_t>(op));
     }
     const auto plan = impl::plan_flags(policy, flags);
     detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");

@@ -229,6 +229,20 @@ struct tile_span {
         count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
 };
 
+/// \brief Thread 0 gets the fold of the tile's elements in sequence order (each thread folds its
+/// run, then one block reduction in thread order). Every thread calls it.
+template <class T, class In, class Op>
+__device__ __forceinline__ T fold_tile_elements(const In (&x)[tile_items], const tile_span& at,
+                                                const Op& op) {
+  __shared__ warp_slots<T, tile_block> slots;
+  T v = at.count > 0 ? static_cast<T>(x[0]) : T{};
+#pragma unroll
+  for (unsigned k = 1; k < tile_items; ++k)
+    if (k < at.count) v = static_cast<T>(op(v, static_cast<T>(x[k])));
+  return block_reduce_ordered<tile_block>(v, (at.len + tile_items - 1) / tile_items, op,
+                                          slots.get());
+}
+
 /// \brief Step 2 for a tile with no head past its first element (`first_segment == next`, the
 /// segments holding its first element and the next tile's; most tiles of long segments): the
 /// fold of its elements, in order, is its open segment (numbered `first_segment`, a head when
@@ -239,12 +253,7 @@ __device__ __forceinline__ void fold_tile(const offset_heads<I>& heads, const In
                                           const tile_span& at, const Op& op,
                                           std::size_t first_segment, open_segment<T>& tail,
                                           tile_lead<T>& lead) {
-  __shared__ warp_slots<T, tile_block> slots;
-  T v = at.count > 0 ? static_cast<T>(x[0]) : T{};
-#pragma unroll
-  for (unsigned k = 1; k < tile_items; ++k)
-    if (k < at.count) v = static_cast<T>(op(v, static_cast<T>(x[k])));
-  v = block_reduce_ordered<tile_block>(v, (at.len + tile_items - 1) / tile_items, op, slots.get());
+  const T v = fold_tile_elements<T>(x, at, op);
   if (threadIdx.x == 0) {
     const bool head = static_cast<std::size_t>(heads.begins[first_segment]) == at.t0;
     tail = {v, head ? first_segment : 0, head};

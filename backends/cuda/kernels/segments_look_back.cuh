@@ -28,7 +28,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
@@ -128,7 +127,6 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   __shared__ shared_array<maybe<V>, 1> carry_slot;
   __shared__ shared_array<V, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<V, tile_block> inclusive;
-  __shared__ warp_slots<T, tile_block> slots;
   if (threadIdx.x == 0) {
     const unsigned id = atomicAdd(st.ticket, 1u);
     if (id == tiles - 1) *st.ticket = 0;  // every block has its tile: ready for the next call
@@ -148,12 +146,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   // step 1: the tile's run (thread 0)
   V total{};
   if (!scans) {
-    T v = at.count > 0 ? static_cast<T>(x[0]) : T{};
-#pragma unroll
-    for (unsigned k = 1; k < tile_items; ++k)
-      if (k < at.count) v = static_cast<T>(op(v, static_cast<T>(x[k])));
-    v = block_reduce_ordered<tile_block>(v, last_thread + 1, op, slots.get());
-    total = {v, bits & 1u};
+    total = {fold_tile_elements<T>(x, at, op), bits & 1u};
   } else {
     V own{T{}, 1};  // threads past the end: a head, so nothing of theirs reaches a valid thread
     if (at.count > 0) {

@@ -51,7 +51,8 @@ struct segmented_reduce_impl;
 ///   in, FlagSpan flags, OutputSpan out, T init, Op op)`;
 /// - reduce_by_key_impl: `static std::size_t reduce_counting(const Policy&, KeySpan keys,
 ///   InputSpan in, KeyOutputSpan keys_out, OutputSpan out, Op op)`;
-/// each returning the number of segments.
+/// each returning the number of segments. exact_plus on float or double keeps the plan and the
+/// reduction (its exact passes take the count).
 template <class Impl>
 inline constexpr bool counts_while_reducing_v = requires {
   requires Impl::counts_while_reducing;
