@@ -107,10 +107,11 @@ struct tile_shared_bulk {
   /// segmented 4-byte 40). Segmented 8-byte values carry 16-byte (value, head) pairs through
   /// the look-back, packed with their status in one 16-byte word: with an exact-grouping
   /// operator (the tree look-back) 6 tiles (40 registers: int64 plus spills nothing, minimum and
-  /// maximum 18 bytes); the fixed tree holds more (float64 plus: 382 bytes of spill at 48
-  /// registers), so 4 tiles (64 registers): 2^27 float64 sums, segments of 1024, waits {3200,
-  /// 800} on the H200 (dev/rung6_wide_sweep.cu): 1,001 us at 4 tiles, 1,158 at 5 (48 registers,
-  /// 192 bytes of local memory), 1,259 at 6 (40, 224).
+  /// maximum none); the fixed tree holds more, so 5 tiles (48 registers, no spills): 2^27
+  /// float64 sums, segments of 1024, waits {1200, 650} on the H200 (dev/rung6_wide_sweep.cu):
+  /// 754 us at 4 tiles (61 registers), 711 at 5, 811 at 6 (40 registers, 32 bytes of local
+  /// memory); CUB's InclusiveSumByKey 721. (Before the pairs were shuffled as value and head
+  /// words, warp_reduce_ordered on them wanted 94 registers: 4 tiles spilled 214 bytes.)
   /// Narrow inputs add their region (int8 into int32: 7 KiB, 6 tiles). 16-byte values (one
   /// a chunk, 7 a thread): 4 tiles (64 registers). 2^27 affine maps {double a, b} on the H200
   /// (dev/rung6_wide_sweep.cu, look-back waits {3200, 800}) with 3, 4 and 5 tiles: plain
@@ -123,7 +124,7 @@ struct tile_shared_bulk {
       : !segmented                    ? 7u
       : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
           ? 6u
-          : 4u;
+          : 5u;
   static_assert(sizeof(E) == 4 || sizeof(E) == 8 || sizeof(E) == 16,
                 "tile_shared_bulk: 4-, 8- or 16-byte elements");
   static_assert(sizeof(In) <= sizeof(E) && chunk_bytes % sizeof(In) == 0,

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include <parprim/detail/segmented.hpp>
+
 namespace parprim::detail::cuda {
 
 /// \brief Threads in a warp.
@@ -57,6 +59,24 @@ __device__ __forceinline__ T shuffle_from(const T& v, unsigned src) {
   T r = v;
   memcpy(&r, w, sizeof(T));
   return r;
+}
+
+/// \brief Segmented pairs move as their value's words and one word for the head: a pair of an
+/// 8-byte value is 16 bytes with its padding, so three shuffles instead of four, and no byte of
+/// a word to pick out. Through the generic copy to words, the fixed-tree look-back's ordered
+/// warp reductions of float64 pairs held 94 registers (uncapped, ptxas); with these, 48.
+template <class T>
+__device__ __forceinline__ flagged<T> shuffle_down(const flagged<T>& v, unsigned delta) {
+  return {shuffle_down(v.value, delta),
+          __shfl_down_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
+}
+template <class T>
+__device__ __forceinline__ flagged<T> shuffle_up(const flagged<T>& v, unsigned delta) {
+  return {shuffle_up(v.value, delta), __shfl_up_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
+}
+template <class T>
+__device__ __forceinline__ flagged<T> shuffle_from(const flagged<T>& v, unsigned src) {
+  return {shuffle_from(v.value, src), __shfl_sync(full_warp_mask, v.head ? 1u : 0u, src) != 0};
 }
 
 }  // namespace parprim::detail::cuda
