@@ -2,8 +2,9 @@
 /// \brief The CUDA backend inside pipelines: `nosync()` calls return before their work is done
 /// and give the right results after a synchronisation; reduce_into and transform_reduce_into
 /// (synchronous and not); temporaries from a user memory resource (balanced, errors reach the
-/// caller before anything is written; reductions, scans and the per-segment calls); CUDA graph capture and replay with new inputs, with the
-/// stream-ordered allocator and with the pre-sized cache; releasing the cache.
+/// caller before anything is written; reductions, scans and the per-segment calls); CUDA graph
+/// capture and replay with new inputs, with the stream-ordered allocator and with the pre-sized
+/// cache; releasing the cache.
 
 #include <cuda_runtime.h>
 

@@ -123,20 +123,21 @@ class reduce_then_scan {
   std::size_t grid_ = 1;
 };
 
-/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls.
-template <template <class> class TileOf, class Problem, class Tuning = look_back_tuning>
-class single_pass_look_back {
+/// \brief The look-back's memory for `tiles` tiles of values `V` (rung 5, and the one-pass
+/// per-segment reduction): the fixed tree's levels, what to ask of the temporary storage, and
+/// the kernels' state over what it gave.
+template <class V>
+class look_back_memory {
  public:
-  using V = typename Problem::value_type;
-  using tile = TileOf<Problem>;
-
-  explicit single_pass_look_back(std::size_t n) : tiles_(ceil_div(n, tile::tile_size)) {
-    if (tiles_ > 0xffffffffu)
-      throw invalid_argument("parprim: a CUDA scan of " + std::to_string(n) +
-                             " elements exceeds the 2^32 tiles the look-back can count");
-    levels_ = look_back_levels::of(tiles_);
-  }
   using states = tile_states<V>;
+  /// \throws invalid_argument above 2^32 tiles (the ticket counter's range); `what` names the
+  /// call of `n` elements in the message.
+  look_back_memory(std::size_t tiles, std::size_t n, const char* what) {
+    if (tiles > 0xffffffffu)
+      throw invalid_argument(std::string("parprim: a CUDA ") + what + " of " + std::to_string(n) +
+                             " elements exceeds the 2^32 tiles the look-back can count");
+    levels_ = look_back_levels::of(tiles);
+  }
   /// The states of every level of the fixed tree (about 1/31 more than the tiles).
   std::size_t scratch_bytes() const noexcept {
     return states::uses_status_words ? align256(states::bytes(levels_.nodes)) : 0;
@@ -153,19 +154,42 @@ class single_pass_look_back {
     else
       return sizeof(typename states::word);
   }
-
-  void enqueue(const Problem& p, scan_scratch s, cudaStream_t stream) const {
+  /// The kernels' state over the temporary storage sized as above.
+  look_back_state<V> state(void* scratch, unsigned* status, unsigned* ticket,
+                           unsigned epoch) const noexcept {
     look_back_state<V> st{};
     if constexpr (states::uses_status_words) {
-      st.states.aggregates = reinterpret_cast<V*>(s.bytes);
-      st.states.status = s.status;
+      st.states.aggregates = static_cast<V*>(scratch);
+      st.states.status = status;
       st.states.count = levels_.nodes;
     } else {
-      st.states.words = reinterpret_cast<typename states::word*>(s.status);
+      st.states.words = reinterpret_cast<typename states::word*>(status);
     }
-    st.ticket = s.ticket;
-    st.epoch = s.epoch;
+    st.ticket = ticket;
+    st.epoch = epoch;
     st.levels = levels_.count;
+    return st;
+  }
+
+ private:
+  look_back_levels levels_;
+};
+
+/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls.
+template <template <class> class TileOf, class Problem, class Tuning = look_back_tuning>
+class single_pass_look_back {
+ public:
+  using V = typename Problem::value_type;
+  using tile = TileOf<Problem>;
+
+  explicit single_pass_look_back(std::size_t n)
+      : tiles_(ceil_div(n, tile::tile_size)), memory_(tiles_, n, "scan") {}
+  std::size_t scratch_bytes() const noexcept { return memory_.scratch_bytes(); }
+  std::size_t status_words() const noexcept { return memory_.status_words(); }
+  unsigned status_layout() const noexcept { return memory_.status_layout(); }
+
+  void enqueue(const Problem& p, scan_scratch s, cudaStream_t stream) const {
+    const look_back_state<V> st = memory_.state(s.bytes, s.status, s.ticket, s.epoch);
     // Each kernel holds one look-back: the fixed tree (deterministic, an operator whose grouping
     // matters) or the tree look-back; Tuning::determinism >= 0 fixes the choice (dev/ sweeps).
     constexpr unsigned min_blocks = Tuning::template min_blocks_per_sm<tile>;
@@ -185,7 +209,7 @@ class single_pass_look_back {
 
  private:
   std::size_t tiles_;
-  look_back_levels levels_;
+  look_back_memory<V> memory_;
 };
 
 /// \brief Builds a driver for n elements (the rung-4 driver also needs the device).

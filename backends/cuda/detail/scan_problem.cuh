@@ -31,6 +31,7 @@
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/detail/convert.cuh>
+#include <parprim/backends/cuda/warp/shuffle.cuh>
 #include <parprim/detail/segmented.hpp>
 #include <parprim/operators.hpp>
 
@@ -184,6 +185,14 @@ __device__ __forceinline__ unsigned nonzero_byte_bits(const std::uint8_t (&f)[It
     for (unsigned k = 0; k < Items; ++k) bits |= (f[k] != 0 ? 1u : 0u) << k;
   }
   return bits;
+}
+
+/// \brief Segmented pairs move as their value's words and one word for the head (a pair of an
+/// 8-byte value is 16 bytes with its padding: three shuffles instead of four, and no byte of a
+/// word to pick out; see shuffle_parts).
+template <class T, class Move>
+__device__ __forceinline__ flagged<T> shuffle_parts(const flagged<T>& v, const Move& move) {
+  return {shuffle_parts(v.value, move), move(v.head ? 1u : 0u) != 0};
 }
 
 /// \brief Segmented scan of `In` (values) and one-byte head flags into `T`.

@@ -79,35 +79,11 @@ std::size_t reduce_counted(const launch_options& options, int device, Heads head
   if (n == 0) return 0;
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
-  if (tiles > 0xffffffffu)
-    throw invalid_argument("parprim: a CUDA per-segment reduction of " + std::to_string(n) +
-                           " elements exceeds the 2^32 tiles the look-back can count");
-  using states = tile_states<segment_run<T>>;
-  const look_back_levels levels = look_back_levels::of(tiles);
-  const std::size_t state_bytes =
-      states::uses_status_words ? align256(states::bytes(levels.nodes)) : 0;
-  std::size_t status_words = 0;
-  unsigned status_layout = 0;
-  if constexpr (states::uses_status_words) {
-    status_words = levels.nodes;
-    status_layout = sizeof(unsigned);
-  } else {
-    status_words = (states::bytes(levels.nodes) + 3) / 4;
-    status_layout = sizeof(typename states::word);
-  }
-  call_scratch scratch(device, options.stream, options.memory, state_bytes, status_words,
-                       status_layout, true);
-  look_back_state<segment_run<T>> st{};
-  if constexpr (states::uses_status_words) {
-    st.states.aggregates = static_cast<segment_run<T>*>(scratch.device_scratch());
-    st.states.status = scratch.status();
-    st.states.count = levels.nodes;
-  } else {
-    st.states.words = reinterpret_cast<typename states::word*>(scratch.status());
-  }
-  st.ticket = scratch.ticket();
-  st.epoch = scratch.epoch();
-  st.levels = levels.count;
+  const look_back_memory<segment_run<T>> memory(tiles, n, "per-segment reduction");
+  call_scratch scratch(device, options.stream, options.memory, memory.scratch_bytes(),
+                       memory.status_words(), memory.status_layout(), true);
+  const look_back_state<segment_run<T>> st =
+      memory.state(scratch.device_scratch(), scratch.status(), scratch.ticket(), scratch.epoch());
   auto* count = static_cast<std::size_t*>(scratch.result_slot());
   launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0, stream,
          heads, in, n, out, has_init, init, op, tiles, st,

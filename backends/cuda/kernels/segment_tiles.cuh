@@ -64,21 +64,11 @@ struct open_segment {
 
 /// \brief Open segments move as their value's words, their number's and one word for the head
 /// (an open segment of a 4-byte value is 24 bytes with its padding: four shuffles instead of
-/// six). Found by argument-dependent lookup from the warp scans.
-template <class T>
-__device__ __forceinline__ open_segment<T> shuffle_down(const open_segment<T>& v, unsigned delta) {
-  return {cuda::shuffle_down(v.value, delta), cuda::shuffle_down(v.id, delta),
-          __shfl_down_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
-}
-template <class T>
-__device__ __forceinline__ open_segment<T> shuffle_up(const open_segment<T>& v, unsigned delta) {
-  return {cuda::shuffle_up(v.value, delta), cuda::shuffle_up(v.id, delta),
-          __shfl_up_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
-}
-template <class T>
-__device__ __forceinline__ open_segment<T> shuffle_from(const open_segment<T>& v, unsigned src) {
-  return {cuda::shuffle_from(v.value, src), cuda::shuffle_from(v.id, src),
-          __shfl_sync(full_warp_mask, v.head ? 1u : 0u, src) != 0};
+/// six; see shuffle_parts).
+template <class T, class Move>
+__device__ __forceinline__ open_segment<T> shuffle_parts(const open_segment<T>& v,
+                                                         const Move& move) {
+  return {shuffle_parts(v.value, move), shuffle_parts(v.id, move), move(v.head ? 1u : 0u) != 0};
 }
 
 /// \brief The flag operator on open segments (the number travels with the head).

@@ -47,19 +47,10 @@ struct segment_run {
 };
 
 /// \brief Runs move as their value's words and their count's (a run of a 4-byte value is 16
-/// bytes with its padding: three shuffles instead of four). Found by argument-dependent lookup
-/// from the warp scans and reductions.
-template <class T>
-__device__ __forceinline__ segment_run<T> shuffle_down(const segment_run<T>& v, unsigned delta) {
-  return {cuda::shuffle_down(v.value, delta), cuda::shuffle_down(v.heads, delta)};
-}
-template <class T>
-__device__ __forceinline__ segment_run<T> shuffle_up(const segment_run<T>& v, unsigned delta) {
-  return {cuda::shuffle_up(v.value, delta), cuda::shuffle_up(v.heads, delta)};
-}
-template <class T>
-__device__ __forceinline__ segment_run<T> shuffle_from(const segment_run<T>& v, unsigned src) {
-  return {cuda::shuffle_from(v.value, src), cuda::shuffle_from(v.heads, src)};
+/// bytes with its padding: three shuffles instead of four; see shuffle_parts).
+template <class T, class Move>
+__device__ __forceinline__ segment_run<T> shuffle_parts(const segment_run<T>& v, const Move& move) {
+  return {shuffle_parts(v.value, move), shuffle_parts(v.heads, move)};
 }
 
 /// \brief Two adjacent runs as one: the right one's fold if it has a head, else both folded.

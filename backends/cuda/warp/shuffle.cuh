@@ -5,8 +5,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include <parprim/detail/segmented.hpp>
-
 namespace parprim::detail::cuda {
 
 /// \brief Threads in a warp.
@@ -14,69 +12,65 @@ inline constexpr unsigned warp_threads = 32;
 /// \brief Every lane of the warp takes part.
 inline constexpr unsigned full_warp_mask = 0xffffffffu;
 
-/// \brief The value `v` of lane `lane + delta` (the caller's own value where that lane is past
-/// the end of the warp). Every lane of the warp must call it.
-template <class T>
-__device__ __forceinline__ T shuffle_down(const T& v, unsigned delta) {
+/// \brief How a 32-bit word moves across the warp: from lane `lane + delta`, from lane
+/// `lane - delta` (the caller's own word where that lane is outside the warp), from lane `src`.
+struct word_from_below {
+  unsigned delta;
+  __device__ unsigned operator()(unsigned w) const {
+    return __shfl_down_sync(full_warp_mask, w, delta);
+  }
+};
+struct word_from_above {
+  unsigned delta;
+  __device__ unsigned operator()(unsigned w) const {
+    return __shfl_up_sync(full_warp_mask, w, delta);
+  }
+};
+struct word_from_lane {
+  unsigned src;
+  __device__ unsigned operator()(unsigned w) const { return __shfl_sync(full_warp_mask, w, src); }
+};
+
+/// \brief `v` moved word by word by `move` (one of the above): any trivially copyable type.
+///
+/// The customisation point of the shuffles below: a struct whose members share words with
+/// padding (a `bool` beside an 8-byte value) overloads `shuffle_parts` for its own type, moving
+/// each member by `shuffle_parts` and a flag as one word; argument-dependent lookup finds the
+/// overload (through `Move`, declared here). Through the copy to words a 16-byte (double, bool)
+/// pair kept byte-level copies live in ptxas: the fixed-tree look-back's ordered warp
+/// reductions of float64 segmented pairs held 94 registers uncapped, moved by members 48.
+template <class T, class Move>
+__device__ __forceinline__ T shuffle_parts(const T& v, const Move& move) {
   static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
   constexpr unsigned words = (sizeof(T) + 3) / 4;
   unsigned w[words];
   w[words - 1] = 0;  // the padding bytes of the last word
   memcpy(w, &v, sizeof(T));
 #pragma unroll
-  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_down_sync(full_warp_mask, w[i], delta);
+  for (unsigned i = 0; i < words; ++i) w[i] = move(w[i]);
   T r = v;
   memcpy(&r, w, sizeof(T));
   return r;
+}
+
+/// \brief The value `v` of lane `lane + delta` (the caller's own value where that lane is past
+/// the end of the warp). Every lane of the warp must call it.
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& v, unsigned delta) {
+  return shuffle_parts(v, word_from_below{delta});
 }
 
 /// \brief The value `v` of lane `lane - delta` (the caller's own value where that lane is
 /// before the start of the warp). Every lane of the warp must call it.
 template <class T>
 __device__ __forceinline__ T shuffle_up(const T& v, unsigned delta) {
-  static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
-  constexpr unsigned words = (sizeof(T) + 3) / 4;
-  unsigned w[words];
-  w[words - 1] = 0;
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_up_sync(full_warp_mask, w[i], delta);
-  T r = v;
-  memcpy(&r, w, sizeof(T));
-  return r;
+  return shuffle_parts(v, word_from_above{delta});
 }
 
 /// \brief The value `v` of lane `src`. Every lane of the warp must call it.
 template <class T>
 __device__ __forceinline__ T shuffle_from(const T& v, unsigned src) {
-  static_assert(std::is_trivially_copyable_v<T>, "shuffled values must be trivially copyable");
-  constexpr unsigned words = (sizeof(T) + 3) / 4;
-  unsigned w[words];
-  w[words - 1] = 0;
-  memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (unsigned i = 0; i < words; ++i) w[i] = __shfl_sync(full_warp_mask, w[i], src);
-  T r = v;
-  memcpy(&r, w, sizeof(T));
-  return r;
-}
-
-/// \brief Segmented pairs move as their value's words and one word for the head: a pair of an
-/// 8-byte value is 16 bytes with its padding, so three shuffles instead of four, and no byte of
-/// a word to pick out. Through the generic copy to words, the fixed-tree look-back's ordered
-/// warp reductions of float64 pairs held 94 registers (uncapped, ptxas); with these, 48.
-template <class T>
-__device__ __forceinline__ flagged<T> shuffle_down(const flagged<T>& v, unsigned delta) {
-  return {shuffle_down(v.value, delta),
-          __shfl_down_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
-}
-template <class T>
-__device__ __forceinline__ flagged<T> shuffle_up(const flagged<T>& v, unsigned delta) {
-  return {shuffle_up(v.value, delta), __shfl_up_sync(full_warp_mask, v.head ? 1u : 0u, delta) != 0};
-}
-template <class T>
-__device__ __forceinline__ flagged<T> shuffle_from(const flagged<T>& v, unsigned src) {
-  return {shuffle_from(v.value, src), __shfl_sync(full_warp_mask, v.head ? 1u : 0u, src) != 0};
+  return shuffle_parts(v, word_from_lane{src});
 }
 
 }  // namespace parprim::detail::cuda
