@@ -15,6 +15,7 @@
 #include <limits>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -296,46 +297,116 @@ TYPED_TEST(ExactPlus, DocumentedCases) {
       });
 }
 
-// The host chunk path's first pass: the survey the library runs (SSE2 for floats on x86-64) must
-// say what the portable one says of every chunk: exponent fields, all zeros, only -0; and, where
-// the chunk is summed in one slice, the same (exact) sum. Chunks of one family, of elements drawn
-// from several families, and of every length around the vector widths. (Doubles run the portable
-// survey today: their half of the check stands for any SIMD version to come.)
+// The host chunk path's passes come in several forms (exact_survey.hpp, exact_chunk.hpp,
+// exact_scan.hpp): portable C++, SSE2 for the float survey, AVX2 where the processor has it.
+// Each must say and sum what the portable one does, on chunks of one input family, of elements
+// drawn from several families, and of every length around the vector widths and the chunk.
+
+/// \brief Chunks to compare the forms on: every family and a mix of families, at `lengths`.
+template <class F>
+std::vector<std::pair<std::vector<F>, std::string>> chunk_cases(rng_t& r,
+                                                                std::vector<std::size_t> lengths) {
+  std::vector<std::pair<std::vector<F>, std::string>> cases;
+  for (const std::size_t n : lengths) {
+    for (const exact_mix m : all_exact_mixes)
+      cases.emplace_back(exact_input<F>(m, r, n), exact_mix_name(m));
+    std::vector<F> mixed(n);  // each element from a random family
+    for (std::size_t i = 0; i < n; ++i)
+      mixed[i] = exact_input<F>(all_exact_mixes[r() % std::size(all_exact_mixes)], r, 1)[0];
+    cases.emplace_back(std::move(mixed), "elements of random families");
+  }
+  return cases;
+}
+
+/// \brief The survey of each form (SSE2 or portable; AVX2 where supported) against the
+/// portable one: exponent fields, all zeros, only -0; and, where the chunk is summed in one
+/// slice, the same (exact) sum.
 template <class F>
 void check_survey(std::uint64_t seed) {
   namespace ex = parprim::detail::exact;
   rng_t r = make_rng(seed, sizeof(F));
-  const auto compare = [](const std::vector<F>& x, const std::string& what) {
-    double sum_simd = 0, sum_portable = 0;
-    const ex::chunk_survey a = ex::survey<F, true>(x.data(), x.size(), &sum_simd);
-    const ex::chunk_survey b = ex::survey_portable<F, true>(x.data(), x.size(), &sum_portable);
-    SCOPED_TRACE(what + ", " + std::to_string(x.size()) + " elements");
-    EXPECT_EQ(a.max_field, b.max_field);
-    EXPECT_EQ(a.all_zero, b.all_zero);
-    if (!b.all_zero) {
-      EXPECT_EQ(a.min_field, b.min_field);
+  const std::vector<std::size_t> lengths = {0,  1,  2,  3,  4,  5,  7,    8,    9,
+                                            15, 16, 17, 31, 33, 47, 1000, 1023, 1024};
+  for (const auto& [x, what] : chunk_cases<F>(r, lengths))
+    for (const bool avx2 : {false, true}) {
+      if (avx2 && !ex::avx2_supported()) continue;
+      double sum_form = 0, sum_portable = 0;
+      const ex::chunk_survey a = ex::survey<F, true>(x.data(), x.size(), &sum_form, avx2);
+      const ex::chunk_survey b = ex::survey_portable<F, true>(x.data(), x.size(), &sum_portable);
+      SCOPED_TRACE(what + ", " + std::to_string(x.size()) + " elements" +
+                   (avx2 ? ", AVX2" : ", SSE2 or portable"));
+      EXPECT_EQ(a.max_field, b.max_field);
+      EXPECT_EQ(a.all_zero, b.all_zero);
+      if (!b.all_zero) {
+        EXPECT_EQ(a.min_field, b.min_field);
+      }
+      EXPECT_EQ(a.not_only_negative_zeros, b.not_only_negative_zeros);
+      int top = 0;
+      if (ex::plan_levels<F>(b, top) == 1 && !b.all_zero) {
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(sum_form),
+                  std::bit_cast<std::uint64_t>(sum_portable))
+            << "one-slice chunk summed differently";
+      }
     }
-    EXPECT_EQ(a.not_only_negative_zeros, b.not_only_negative_zeros);
-    int top = 0;
-    if (ex::plan_levels<F>(b, top) == 1 && !b.all_zero) {
-      EXPECT_EQ(std::bit_cast<std::uint64_t>(sum_simd), std::bit_cast<std::uint64_t>(sum_portable))
-          << "one-slice chunk summed differently";
-    }
-  };
-  for (const std::size_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1000, 1023, 1024}) {
-    for (const exact_mix m : all_exact_mixes) compare(exact_input<F>(m, r, n), exact_mix_name(m));
-    std::vector<F> mixed(n);  // each element from a random family
-    for (std::size_t i = 0; i < n; ++i)
-      mixed[i] = exact_input<F>(all_exact_mixes[r() % std::size(all_exact_mixes)], r, 1)[0];
-    compare(mixed, "elements of random families");
-  }
 }
 
-TEST(ExactChunkSurvey, SaysWhatThePortableSurveySays) {
+TEST(ExactChunkSurvey, EveryFormSaysWhatThePortableSurveySays) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
   check_survey<float>(seed);
   check_survey<double>(seed);
+}
+
+/// \brief A chunk folded and scanned (inclusive and exclusive, from a non-empty running sum)
+/// with the AVX2 passes and without: the superaccumulators and every output bit for bit equal,
+/// and equal to the element-by-element sum.
+template <class F>
+void check_chunk_forms(std::uint64_t seed) {
+  namespace ex = parprim::detail::exact;
+  using acc_t = parprim::detail::exact_accumulator<F>;
+  rng_t r = make_rng(seed, sizeof(F), 1);
+  const std::vector<std::size_t> lengths = {31, 32, 33, 63, 64, 65, 100, 511, 1000, 1023, 1024};
+  const auto same_acc = [](const acc_t& a, const acc_t& b) {
+    return std::memcmp(&a, &b, sizeof(acc_t)) == 0;
+  };
+  for (const auto& [x, what] : chunk_cases<F>(r, lengths)) {
+    SCOPED_TRACE(what + ", " + std::to_string(x.size()) + " elements");
+    acc_t start{};
+    for (const F v : exact_input<F>(exact_mix::uniform, r, 3)) start.add(v);
+    acc_t one_by_one = start;
+    for (const F v : x) one_by_one.add(v);
+    acc_t folded[2] = {start, start};
+    for (const bool avx2 : {false, true}) {
+      if (avx2 && !ex::avx2_supported()) continue;
+      ex::add_chunk(folded[avx2], x.data(), x.size(), avx2);
+      EXPECT_TRUE(same_acc(folded[avx2], one_by_one)) << "fold, AVX2 " << avx2;
+    }
+    for (const bool exclusive : {false, true}) {
+      std::vector<F> out[2] = {std::vector<F>(x.size()), std::vector<F>(x.size())};
+      acc_t scanned[2] = {start, start};
+      for (const bool avx2 : {false, true}) {
+        if (avx2 && !ex::avx2_supported()) continue;
+        ex::scan_chunk(scanned[avx2], x.data(), x.size(), out[avx2].data(), exclusive, avx2);
+        EXPECT_TRUE(same_acc(scanned[avx2], one_by_one)) << "scan, AVX2 " << avx2;
+      }
+      if (!ex::avx2_supported()) continue;
+      for (std::size_t i = 0; i < x.size(); ++i)
+        ASSERT_TRUE(exact_equal(out[0][i], out[1][i]))
+            << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": " << show(out[0][i])
+            << " without AVX2, " << show(out[1][i]) << " with";
+    }
+  }
+}
+
+TEST(ExactChunkPasses, AvxAndPortableFormsGiveTheSameBits) {
+  if (!parprim::detail::exact::avx2_supported())
+    GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
+                    "only the portable passes run, checked against the reference by the other "
+                    "tests";
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  check_chunk_forms<float>(seed);
+  check_chunk_forms<double>(seed);
 }
 
 TEST(ExactPlusOperator, IsCommutativeWithIdentityMinusZero) {

@@ -153,8 +153,9 @@ inline constexpr std::size_t scan_chains = 4;
 /// the chunk as independent dependency chains, and the second adds to each running sum the
 /// (exact) total of the quarters before its own.
 template <int Levels, bool Exclusive, prefix_mode Mode, class F>
-bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F* out, double* sums,
-                 std::uint64_t zero_unknown) {
+[[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
+                                               double a_lo, F* out, double* sums,
+                                               std::uint64_t zero_unknown) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   double running[Levels][chunk];
@@ -198,9 +199,12 @@ bool scan_slices(const F* x, std::size_t n, int top, double a_hi, double a_lo, F
   return failed == 0;
 }
 
+/// \brief `scan_slices` for the chunk's number of slices (inlined where it is called, so that
+/// `scan_fast_avx2` compiles the whole pass for AVX2).
 template <bool Exclusive, prefix_mode Mode, class F>
-bool scan_fast(const F* x, std::size_t n, int levels, int top, double a_hi, double a_lo, F* out,
-               double* sums, std::uint64_t zero_unknown) {
+[[gnu::always_inline]] inline bool scan_fast(const F* x, std::size_t n, int levels, int top,
+                                             double a_hi, double a_lo, F* out, double* sums,
+                                             std::uint64_t zero_unknown) {
   if (levels == 1)
     return scan_slices<1, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
   if (levels == 2)
@@ -208,18 +212,36 @@ bool scan_fast(const F* x, std::size_t n, int levels, int top, double a_hi, doub
   return scan_slices<3, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
 }
 
+#if PARPRIM_EXACT_AVX2
+/// \brief `scan_fast` compiled for AVX2: the same source, whose second pass the compiler then
+/// vectorizes 4 doubles wide instead of SSE2's 2.
+template <bool Exclusive, prefix_mode Mode, class F>
+PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, int top, double a_hi,
+                                        double a_lo, F* out, double* sums,
+                                        std::uint64_t zero_unknown) {
+  return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+}
+#endif
+
+/// \brief `scan_fast` in the chunk's prefix mode, compiled for AVX2 if `avx2`.
 template <bool Exclusive, class F>
 bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
-               double a_lo, F* out, double* sums, std::uint64_t zero_unknown) {
+               double a_lo, F* out, double* sums, std::uint64_t zero_unknown, bool avx2) {
+  const auto run = [&]<prefix_mode Mode>() {
+#if PARPRIM_EXACT_AVX2
+    if (avx2)
+      return scan_fast_avx2<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                             zero_unknown);
+#else
+    (void)avx2;
+#endif
+    return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+  };
   if (mode == prefix_mode::exact_double)
-    return scan_fast<Exclusive, prefix_mode::exact_double>(x, n, levels, top, a_hi, a_lo, out, sums,
-                                                           zero_unknown);
+    return run.template operator()<prefix_mode::exact_double>();
   if constexpr (sizeof(F) == 8)
-    if (mode == prefix_mode::exact_pair)
-      return scan_fast<Exclusive, prefix_mode::exact_pair>(x, n, levels, top, a_hi, a_lo, out, sums,
-                                                           zero_unknown);
-  return scan_fast<Exclusive, prefix_mode::checked>(x, n, levels, top, a_hi, a_lo, out, sums,
-                                                    zero_unknown);
+    if (mode == prefix_mode::exact_pair) return run.template operator()<prefix_mode::exact_pair>();
+  return run.template operator()<prefix_mode::checked>();
 }
 
 /// \brief Index of the last place of a finite non-zero double: d is a multiple of 2^that.
@@ -266,8 +288,10 @@ PARPRIM_HOST_DEVICE prefix_mode choose_mode(const chunk_survey& s, int levels, i
 
 /// \brief Scans `x[0..n)` (n <= chunk) onto `acc`: `out[i]` = the rounded running sum after
 /// (inclusive) or before (exclusive) adding `x[i]`; `acc` ends holding the chunk added.
+/// The chunk passes take their AVX2 form if `avx2` (the same bits either way).
 template <class F>
-void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive) {
+void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
+                bool avx2 = avx2_usable()) {
   const auto element_by_element = [&] {
     for (std::size_t i = 0; i < n; ++i) {
       if (exclusive) out[i] = acc.template round<F>();
@@ -276,7 +300,7 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
     }
   };
   if (n < min_chunk_scan || acc.special()) return element_by_element();
-  const chunk_survey s = survey(x, n);
+  const chunk_survey s = survey(x, n, nullptr, avx2);
   int top = 0;
   const int levels = plan_levels<F>(s, top);
   if (levels == 0) return element_by_element();
@@ -297,8 +321,9 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
       (!exclusive && __builtin_bit_cast(bits, x[0]) != (bits{1} << (8 * sizeof(F) - 1)));
   const std::uint64_t zero_unknown = known_positive ? 0 : 1;
   const bool proved =
-      exclusive ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown)
-                : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+      exclusive
+          ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown, avx2)
+          : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown, avx2);
   if (!proved) return element_by_element();
   for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
   if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
