@@ -357,9 +357,9 @@ TEST(ExactChunkSurvey, EveryFormSaysWhatThePortableSurveySays) {
   check_survey<double>(seed);
 }
 
-/// \brief A chunk folded and scanned (inclusive and exclusive, from a non-empty running sum)
-/// with the AVX2 passes and without: the superaccumulators and every output bit for bit equal,
-/// and equal to the element-by-element sum.
+/// \brief A chunk folded (also with guessed slicing plans) and scanned (inclusive and exclusive,
+/// from a non-empty running sum) with the AVX2 passes and without: the superaccumulators and
+/// every output bit for bit equal, and equal to the element-by-element sum.
 template <class F>
 void check_chunk_forms(std::uint64_t seed) {
   namespace ex = parprim::detail::exact;
@@ -380,6 +380,24 @@ void check_chunk_forms(std::uint64_t seed) {
       if (avx2 && !ex::avx2_supported()) continue;
       ex::add_chunk(folded[avx2], x.data(), x.size(), avx2);
       EXPECT_TRUE(same_acc(folded[avx2], one_by_one)) << "fold, AVX2 " << avx2;
+    }
+    // the fold's guessed plans (doubles with AVX2: one pass, kept where the guess covers the
+    // chunk): the chunk's own plan, coarser ones, and ones that do not cover it
+    int top = 0;
+    const int levels = ex::plan_levels<F>(ex::survey_portable<F>(x.data(), x.size()), top);
+    for (const ex::slice_plan guess :
+         {ex::slice_plan{levels, top}, ex::slice_plan{3, top + 7}, ex::slice_plan{2, top + 1},
+          ex::slice_plan{1, top}, ex::slice_plan{levels, top - 1}, ex::slice_plan{3, top - 40},
+          ex::slice_plan{0, 0}}) {
+      for (const bool avx2 : {false, true}) {
+        if (avx2 && !ex::avx2_supported()) continue;
+        acc_t guessed = start;
+        ex::slice_plan plan = guess;
+        ex::add_chunk(guessed, x.data(), x.size(), avx2, &plan);
+        EXPECT_TRUE(same_acc(guessed, one_by_one))
+            << "fold with a guessed plan of " << guess.levels << " slices below 2^" << guess.top
+            << " (the chunk's: " << levels << " below 2^" << top << "), AVX2 " << avx2;
+      }
     }
     for (const bool exclusive : {false, true}) {
       std::vector<F> out[2] = {std::vector<F>(x.size()), std::vector<F>(x.size())};

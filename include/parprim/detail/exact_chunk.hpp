@@ -93,10 +93,21 @@ void slice_sums(const F* x, std::size_t n, int top, double* sums) {
 /// \brief `slice_sums` with AVX2: 4 doubles a vector (floats widened on loading), `W`
 /// independent vectors a step (fewer for three slices, whose accumulators would not fit the
 /// 16 registers). Every sum of a slice is exact, so the lanes' order does not show.
-template <int Levels, class F>
-PARPRIM_TARGET_AVX2 void slice_sums_avx2(const F* x, std::size_t n, int top, double* sums) {
+/// With `Survey` (doubles), the same pass also surveys the chunk (as survey_avx2) and returns
+/// the survey: one read of each element, for a plan guessed before the survey (the caller keeps
+/// the sums only if the survey shows that the plan covers the chunk, plan_covers).
+template <int Levels, bool Survey = false, class F>
+PARPRIM_TARGET_AVX2 chunk_survey slice_sums_avx2(const F* x, std::size_t n, int top, double* sums) {
+  static_assert(!Survey || sizeof(F) == 8, "the one-pass survey is for doubles");
   constexpr int w = Levels == 3 ? 2 : 4;
   constexpr std::size_t step = 4 * w;
+  constexpr std::int32_t none = ieee_format<double>::exponent_mask << 20;
+  const __m256i abs_mask = _mm256_set1_epi64x(0x7fffffffffffffffll);
+  const __m256i sign = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+  const __m256i zero_key =
+      _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32));
+  const __m256i zero = _mm256_setzero_si256();
+  __m256i hi[2] = {zero, zero}, lo[2] = {zero_key, zero_key}, other[2] = {zero, zero};
   double sigma_1[Levels > 1 ? Levels - 1 : 1];
   __m256d sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) {
@@ -108,12 +119,26 @@ PARPRIM_TARGET_AVX2 void slice_sums_avx2(const F* x, std::size_t n, int top, dou
     for (int j = 0; j < w; ++j) acc[l][j] = _mm256_setzero_pd();
   std::size_t i = 0;
   for (; i + step <= n; i += step) {
+    if constexpr (Survey) {  // (the separate survey pass prefetches otherwise)
+      prefetch_ahead(x + i);
+      if constexpr (step > 8) prefetch_ahead(x + i + 8);
+    }
     __m256d r[w];
     for (int j = 0; j < w; ++j) {
-      if constexpr (sizeof(F) == 4)
+      if constexpr (sizeof(F) == 4) {
         r[j] = _mm256_cvtps_pd(_mm_loadu_ps(reinterpret_cast<const float*>(x + i + 4 * j)));
-      else
-        r[j] = _mm256_loadu_pd(reinterpret_cast<const double*>(x + i + 4 * j));
+      } else {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + i + 4 * j));
+        if constexpr (Survey) {  // as survey_avx2's doubles
+          const __m256i a = _mm256_and_si256(v, abs_mask);
+          hi[j % 2] = _mm256_max_epi32(hi[j % 2], a);
+          const __m256i is_zero = _mm256_cmpeq_epi64(a, zero);
+          lo[j % 2] =
+              _mm256_min_epi32(lo[j % 2], _mm256_or_si256(a, _mm256_and_si256(is_zero, zero_key)));
+          other[j % 2] = _mm256_or_si256(other[j % 2], _mm256_xor_si256(v, sign));
+        }
+        r[j] = _mm256_castsi256_pd(v);
+      }
     }
     for (int j = 0; j < w; ++j) {
       for (int l = 0; l + 1 < Levels; ++l) {
@@ -125,8 +150,8 @@ PARPRIM_TARGET_AVX2 void slice_sums_avx2(const F* x, std::size_t n, int top, dou
     }
   }
   double tail[Levels] = {};
-  for (; i < n; ++i) {
-    double r = static_cast<double>(x[i]);
+  for (std::size_t k = i; k < n; ++k) {
+    double r = static_cast<double>(x[k]);
     for (int l = 0; l + 1 < Levels; ++l) {
       const double q = (sigma_1[l] + r) - sigma_1[l];
       r -= q;
@@ -141,6 +166,21 @@ PARPRIM_TARGET_AVX2 void slice_sums_avx2(const F* x, std::size_t n, int top, dou
     _mm256_store_pd(lane, v);
     sums[l] = ((lane[0] + lane[1]) + (lane[2] + lane[3])) + tail[l];
   }
+  if constexpr (!Survey) {
+    return {};
+  } else {
+    alignas(32) std::int32_t h[8], lw[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), _mm256_max_epi32(hi[0], hi[1]));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lw), _mm256_min_epi32(lo[0], lo[1]));
+    const __m256i o = _mm256_or_si256(other[0], other[1]);
+    std::int32_t top_hi = 0, top_lo = none;
+    for (int k = 1; k < 8; k += 2) {  // the upper words
+      top_hi = h[k] > top_hi ? h[k] : top_hi;
+      top_lo = lw[k] < top_lo ? lw[k] : top_lo;
+    }
+    return merge_survey<double>(top_hi, top_lo, _mm256_testz_si256(o, o) == 0,
+                                survey_portable<double>(x + i, n - i));
+  }
 }
 #endif
 
@@ -150,9 +190,9 @@ template <class F>
 void slice_sums_of(const F* x, std::size_t n, int levels, int top, double* sums, bool avx2) {
 #if PARPRIM_EXACT_AVX2
   if (avx2) {
-    if (levels == 1) return slice_sums_avx2<1>(x, n, top, sums);
-    if (levels == 2) return slice_sums_avx2<2>(x, n, top, sums);
-    return slice_sums_avx2<3>(x, n, top, sums);
+    if (levels == 1) return (void)slice_sums_avx2<1>(x, n, top, sums);
+    if (levels == 2) return (void)slice_sums_avx2<2>(x, n, top, sums);
+    return (void)slice_sums_avx2<3>(x, n, top, sums);
   }
 #else
   (void)avx2;
@@ -162,14 +202,57 @@ void slice_sums_of(const F* x, std::size_t n, int levels, int top, double* sums,
   slice_sums<3>(x, n, top, sums);
 }
 
-/// \brief Adds `x[0..n)` (n <= chunk) to `acc`, the passes in their AVX2 form if `avx2`.
+/// \brief A chunk's slicing plan: `levels` slices, the first below 2^`top` (0 levels: none).
+struct slice_plan {
+  int levels = 0;
+  int top = 0;
+};
+
+/// \brief Whether `p` slices a chunk of survey `s` exactly: no infinity or NaN, every |x| below
+/// 2^p.top, and `p.levels` enough for the smallest element (plan_levels' rule with p.top).
 template <class F>
-void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2) {
+bool plan_covers(const slice_plan& p, const chunk_survey& s) {
+  using fmt = ieee_format<F>;
+  int top = 0;
+  if (p.levels == 0 || plan_levels<F>(s, top) == 0) return false;
+  if (s.all_zero) return true;
+  const int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - (fmt::precision - 1);
+  const int excess = p.top - (53 - chunk_log2) - grid;
+  const int levels = excess <= 0 ? 1 : 1 + (excess + slice_bits - 1) / slice_bits;
+  return top <= p.top && p.top + chunk_log2 <= 1022 && levels <= p.levels;
+}
+
+/// \brief Adds `x[0..n)` (n <= chunk) to `acc`, the passes in their AVX2 form if `avx2`. With
+/// `guess` (the plan of the fold's previous chunk, updated here), chunks of doubles take the
+/// one-pass survey and slicing where the guess covers them.
+template <class F>
+void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
+               slice_plan* guess = nullptr) {
   constexpr bool sum_first = sizeof(F) == 4;  // floats: one slice is the common plan
   double sums[max_levels];
+#if PARPRIM_EXACT_AVX2
+  if constexpr (sizeof(F) == 8) {
+    if (avx2 && guess != nullptr && guess->levels > 0 && n >= 2 * lanes) {
+      const int guessed = guess->levels;
+      const chunk_survey s = guessed == 1   ? slice_sums_avx2<1, true>(x, n, guess->top, sums)
+                             : guessed == 2 ? slice_sums_avx2<2, true>(x, n, guess->top, sums)
+                                            : slice_sums_avx2<3, true>(x, n, guess->top, sums);
+      if (plan_covers<F>(*guess, s)) {
+        int top = 0;
+        const int levels = plan_levels<F>(s, top);
+        if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
+        if (!s.all_zero)
+          for (int l = 0; l < guessed; ++l) acc.add_exact_double(sums[l]);
+        if (!s.all_zero) *guess = {levels, top};  // the chunk's own plan for the next chunk
+        return;
+      }
+    }
+  }
+#endif
   const chunk_survey s = survey<F, sum_first>(x, n, sums, avx2);
   int top = 0;
   const int levels = n < 2 * lanes ? 0 : plan_levels<F>(s, top);
+  if (guess != nullptr && !s.all_zero) *guess = {levels, top};
   if (levels == 0) {
     for (std::size_t i = 0; i < n; ++i) acc.add(x[i]);
     return;
@@ -211,8 +294,11 @@ void for_each_chunk(const Input& in, std::size_t b, std::size_t n, Body body) {
 /// \brief `acc` plus elements [b, b + n) of `in` (each converted to `F`), exactly.
 template <class F, class Input>
 exact_accumulator<F> fold(exact_accumulator<F> acc, const Input& in, std::size_t b, std::size_t n) {
-  for_each_chunk<F>(in, b, n,
-                    [&acc](const F* x, std::size_t len, std::size_t) { add_chunk(acc, x, len); });
+  const bool avx2 = avx2_usable();
+  slice_plan guess;  // each chunk's plan, the next one's first try
+  for_each_chunk<F>(in, b, n, [&](const F* x, std::size_t len, std::size_t) {
+    add_chunk(acc, x, len, avx2, &guess);
+  });
   return acc;
 }
 
