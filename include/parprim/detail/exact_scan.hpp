@@ -146,20 +146,70 @@ PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const d
 /// \brief Independent running sums a chunk's first pass keeps (quarters of the chunk).
 inline constexpr std::size_t scan_chains = 4;
 
+#if PARPRIM_EXACT_AVX2
+/// \brief The first pass of scan_slices with AVX2, as far as every quarter of the chunk has 4
+/// more elements: 4 consecutive elements of a quarter a vector, sliced, each slice's prefix
+/// sum within the vector (two shifted adds) plus the quarter's running total, the 4 quarters
+/// interleaved. Writes `running[l][i]` (an exclusive one as the inclusive minus the element's
+/// slice: exact, as every sum of slices) and the quarters' totals `s[c][l]`; returns how many
+/// elements of each quarter it did.
+template <int Levels, bool Exclusive, class F>
+PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std::size_t quarter,
+                                                  const double* sigma_1, double (*running)[chunk],
+                                                  double (*s)[Levels]) {
+  const __m256d zero = _mm256_setzero_pd();
+  __m256d sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm256_set1_pd(sigma_1[l]);
+  __m256d carry[scan_chains][Levels];
+  for (std::size_t c = 0; c < scan_chains; ++c)
+    for (int l = 0; l < Levels; ++l) carry[c][l] = zero;
+  const std::size_t last = (scan_chains - 1) * quarter;  // the last quarter is the shortest
+  std::size_t i = 0;
+  for (; last + i + 4 <= n; i += 4) {
+    for (std::size_t c = 0; c < scan_chains; ++c) {
+      const std::size_t k = c * quarter + i;
+      __m256d r;
+      if constexpr (sizeof(F) == 4)
+        r = _mm256_cvtps_pd(_mm_loadu_ps(reinterpret_cast<const float*>(x + k)));
+      else
+        r = _mm256_loadu_pd(reinterpret_cast<const double*>(x + k));
+      __m256d q[Levels];
+      for (int l = 0; l + 1 < Levels; ++l) {
+        q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
+        r = _mm256_sub_pd(r, q[l]);
+      }
+      q[Levels - 1] = r;
+      for (int l = 0; l < Levels; ++l) {
+        __m256d v = q[l];  // [a b c d] -> [a a+b a+b+c a+b+c+d], then the running total
+        v = _mm256_add_pd(v, _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), zero, 1));
+        v = _mm256_add_pd(v, _mm256_permute2f128_pd(v, v, 0x08));
+        v = _mm256_add_pd(v, carry[c][l]);
+        _mm256_storeu_pd(running[l] + k, Exclusive ? _mm256_sub_pd(v, q[l]) : v);
+        carry[c][l] = _mm256_permute4x64_pd(v, 0xff);
+      }
+    }
+  }
+  for (std::size_t c = 0; c < scan_chains; ++c)
+    for (int l = 0; l < Levels; ++l) s[c][l] = _mm256_cvtsd_f64(carry[c][l]);
+  return i;
+}
+#endif
+
 /// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
 /// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
 /// sums, then every output from them (independent: vectorizes). Every sum of slices of the
 /// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
-/// the chunk as independent dependency chains, and the second adds to each running sum the
-/// (exact) total of the quarters before its own.
-template <int Levels, bool Exclusive, prefix_mode Mode, class F>
+/// the chunk (each a multiple of 4 elements long but the last) as independent dependency
+/// chains (with `Avx2`, 4 elements of each at a time: running_sums_avx2), and the second adds
+/// to each running sum the (exact) total of the quarters before its own.
+template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
                                                std::uint64_t zero_unknown) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   double running[Levels][chunk];
-  const std::size_t quarter = (n + scan_chains - 1) / scan_chains;
+  const std::size_t quarter = ((n + scan_chains - 1) / scan_chains + 3) / 4 * 4;
   double s[scan_chains][Levels] = {};
   const auto step = [&](std::size_t c, std::size_t i) {
     if constexpr (Exclusive)
@@ -174,8 +224,12 @@ template <int Levels, bool Exclusive, prefix_mode Mode, class F>
     if constexpr (!Exclusive)
       for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
   };
+  std::size_t done = 0;  // elements of every quarter already summed
+#if PARPRIM_EXACT_AVX2
+  if constexpr (Avx2) done = running_sums_avx2<Levels, Exclusive>(x, n, quarter, sigma, running, s);
+#endif
   const std::size_t full = n / quarter;  // quarters of full length (the last may be shorter)
-  for (std::size_t i = 0; i < quarter; ++i)
+  for (std::size_t i = done; i < quarter; ++i)
     for (std::size_t c = 0; c < scan_chains; ++c)
       if (c < full || c * quarter + i < n) step(c, c * quarter + i);
   double offset[scan_chains][Levels];
@@ -201,15 +255,15 @@ template <int Levels, bool Exclusive, prefix_mode Mode, class F>
 
 /// \brief `scan_slices` for the chunk's number of slices (inlined where it is called, so that
 /// `scan_fast_avx2` compiles the whole pass for AVX2).
-template <bool Exclusive, prefix_mode Mode, class F>
+template <bool Exclusive, prefix_mode Mode, bool Avx2 = false, class F>
 [[gnu::always_inline]] inline bool scan_fast(const F* x, std::size_t n, int levels, int top,
                                              double a_hi, double a_lo, F* out, double* sums,
                                              std::uint64_t zero_unknown) {
   if (levels == 1)
-    return scan_slices<1, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+    return scan_slices<1, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
   if (levels == 2)
-    return scan_slices<2, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
-  return scan_slices<3, Exclusive, Mode>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+    return scan_slices<2, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+  return scan_slices<3, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
 }
 
 #if PARPRIM_EXACT_AVX2
@@ -219,7 +273,7 @@ template <bool Exclusive, prefix_mode Mode, class F>
 PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, int top, double a_hi,
                                         double a_lo, F* out, double* sums,
                                         std::uint64_t zero_unknown) {
-  return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+  return scan_fast<Exclusive, Mode, true>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
 }
 #endif
 
