@@ -109,6 +109,46 @@ PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const d
   return (proved ^ 1) | less(b, 0x1p-960) | less(0x1p1022, b);
 }
 
+/// \brief One bound for a whole chunk of float prefixes (host scans): `bound` is at least the
+/// bound round_prefix computes for any prefix of the chunk, and `lowest` the smallest binade
+/// of a prefix that round_prefix's other tests (the bound below a quarter of the float's last
+/// place, a normal float) let through with it.
+struct chunk_bound {
+  double bound;
+  double lowest;
+};
+
+/// \brief The chunk's bound for `Levels` slices below 2^top: every running slice sum is at most
+/// 2^(T_l + 10) in magnitude, so every partial result of a prefix at most
+/// U = |a_hi| + sum of those (with room for its roundings), and round_prefix's bound at most
+/// 2 |a_lo| + 2^-52 Levels U; a generous factor covers this computation's own roundings. A
+/// larger bound proves fewer prefixes, never a wrong one (a prefix it cannot prove sends the
+/// chunk element by element, as before).
+template <int Levels>
+inline chunk_bound float_chunk_bound(double a_hi, double a_lo, int top) {
+  double u = magnitude_of(a_hi);
+  for (int l = 0; l < Levels; ++l) u += pow2(top - l * slice_bits + chunk_log2);
+  u *= 1.0 + 0x1p-40;
+  const double bound = (2.0 * magnitude_of(a_lo) + 0x1p-52 * (Levels * u)) * (1.0 + 0x1p-40);
+  const double lowest = 2.0 * binade(bound * 0x1p26);  // the least power of two above it
+  return {bound, lowest > 0x1p-126 ? lowest : 0x1p-126};
+}
+
+/// \brief round_prefix for float results with the chunk's bound (float_chunk_bound): the same
+/// tests with fewer operations a prefix (the bound and the smallest binade are the chunk's).
+template <int Levels>
+inline std::uint64_t round_prefix_in_chunk(double a_hi, const double* s, const chunk_bound& b,
+                                           float& out) {
+  double u = a_hi + s[0];
+  for (int l = 1; l < Levels; ++l) u += s[l];
+  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+  const double m = __builtin_bit_cast(
+      double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
+  const double e = binade(u);
+  out = static_cast<float>(u);
+  return less(magnitude_of(u - m), b.bound) | less(e, b.lowest) | less(0x1p126, e);
+}
+
 /// \brief How a chunk's prefixes are computed (see scan_chunk).
 enum class prefix_mode {
   exact_double,  ///< a_hi + s_0 + ... is a double, exactly: the output is it, rounded to F
@@ -244,10 +284,19 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
   std::uint64_t failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
-    for (std::size_t i = c * quarter; i < end; ++i) {
-      double v[Levels];
-      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
+    if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
+      const chunk_bound b = float_chunk_bound<Levels>(a_hi, a_lo, top);
+      for (std::size_t i = c * quarter; i < end; ++i) {
+        double v[Levels];
+        for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+        failed |= round_prefix_in_chunk<Levels>(a_hi, v, b, out[i]);
+      }
+    } else {
+      for (std::size_t i = c * quarter; i < end; ++i) {
+        double v[Levels];
+        for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+        failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
+      }
     }
   }
   return failed == 0;
