@@ -54,7 +54,7 @@ PARPRIM_HOST_DEVICE int plan_levels(const chunk_survey& s, int& top) {
 /// \brief The exact sum of each slice of `x[0..n)` (n <= chunk) into `sums[0..Levels)`.
 template <int Levels, class F>
 void slice_sums(const F* x, std::size_t n, int top, double* sums) {
-  double sigma[Levels > 1 ? Levels - 1 : 1];
+  double sigma[Levels > 1 ? Levels - 1 : 1] = {};
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   // Accumulators per slice: fewer where the compiler's code for more keeps them on the stack
   // (g++ 12 -O3, x86-64, one core of the 2-core development machine, 2^12 elements in L1, ns an
@@ -108,7 +108,7 @@ PARPRIM_TARGET_AVX2 chunk_survey slice_sums_avx2(const F* x, std::size_t n, int 
       _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32));
   const __m256i zero = _mm256_setzero_si256();
   __m256i hi[2] = {zero, zero}, lo[2] = {zero_key, zero_key}, other[2] = {zero, zero};
-  double sigma_1[Levels > 1 ? Levels - 1 : 1];
+  double sigma_1[Levels > 1 ? Levels - 1 : 1] = {};
   __m256d sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) {
     sigma_1[l] = 1.5 * pow2(top - l * slice_bits + 9);

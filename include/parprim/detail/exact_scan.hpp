@@ -246,7 +246,7 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
                                                std::uint64_t zero_unknown) {
-  double sigma[Levels > 1 ? Levels - 1 : 1];
+  double sigma[Levels > 1 ? Levels - 1 : 1] = {};
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   double running[Levels][chunk];
   const std::size_t quarter = ((n + scan_chains - 1) / scan_chains + 3) / 4 * 4;
