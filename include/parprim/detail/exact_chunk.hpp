@@ -32,22 +32,29 @@
 
 namespace parprim::detail::exact {
 
+/// \brief Slices that cut a chunk of survey `s` below 2^top exactly: the last must reach the
+/// last place of its smallest non-zero element.
+template <class F>
+PARPRIM_HOST_DEVICE int slices_below(const chunk_survey& s, int top) {
+  using fmt = ieee_format<F>;
+  const int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - (fmt::precision - 1);
+  const int excess = top - (53 - chunk_log2) - grid;
+  return excess <= 0 ? 1 : 1 + (excess + slice_bits - 1) / slice_bits;
+}
+
 /// \brief The slicing plan of a chunk: 0 means "element by element" (infinities or NaNs, or
 /// exponents too far apart). `top` receives T (|x| < 2^T for every element).
 template <class F>
 PARPRIM_HOST_DEVICE int plan_levels(const chunk_survey& s, int& top) {
   using fmt = ieee_format<F>;
-  constexpr int stored = fmt::precision - 1;
   if (!chunk_path_enabled || s.max_field == fmt::exponent_mask) return 0;
   if (s.all_zero) {  // zeros only: any plan adds nothing
     top = 0;
     return 1;
   }
-  top = (s.max_field != 0 ? s.max_field : 1) - fmt::bias + 1;                  // |x| < 2^top
-  const int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - stored;  // last place
+  top = (s.max_field != 0 ? s.max_field : 1) - fmt::bias + 1;  // |x| < 2^top
   if (top + chunk_log2 > 1022) return 0;  // sigma and the slice sums must stay finite
-  const int excess = top - (53 - chunk_log2) - grid;
-  const int levels = excess <= 0 ? 1 : 1 + (excess + slice_bits - 1) / slice_bits;
+  const int levels = slices_below<F>(s, top);
   return levels <= max_levels ? levels : 0;
 }
 
@@ -208,18 +215,14 @@ struct slice_plan {
   int top = 0;
 };
 
-/// \brief Whether `p` slices a chunk of survey `s` exactly: no infinity or NaN, every |x| below
-/// 2^p.top, and `p.levels` enough for the smallest element (plan_levels' rule with p.top).
+/// \brief Whether `p` slices a chunk of survey `s` exactly, given the chunk's own plan
+/// (`levels`, `top`, from plan_levels): no infinity or NaN, every |x| below 2^p.top, and
+/// `p.levels` enough for the smallest element.
 template <class F>
-bool plan_covers(const slice_plan& p, const chunk_survey& s) {
-  using fmt = ieee_format<F>;
-  int top = 0;
-  if (p.levels == 0 || plan_levels<F>(s, top) == 0) return false;
-  if (s.all_zero) return true;
-  const int grid = (s.min_field != 0 ? s.min_field : 1) - fmt::bias - (fmt::precision - 1);
-  const int excess = p.top - (53 - chunk_log2) - grid;
-  const int levels = excess <= 0 ? 1 : 1 + (excess + slice_bits - 1) / slice_bits;
-  return top <= p.top && p.top + chunk_log2 <= 1022 && levels <= p.levels;
+bool plan_covers(const slice_plan& p, const chunk_survey& s, int levels, int top) {
+  if (p.levels == 0 || levels == 0) return false;
+  return s.all_zero ||
+         (top <= p.top && p.top + chunk_log2 <= 1022 && slices_below<F>(s, p.top) <= p.levels);
 }
 
 /// \brief Adds `x[0..n)` (n <= chunk) to `acc`, the passes in their AVX2 form if `avx2`. With
@@ -237,9 +240,9 @@ void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
       const chunk_survey s = guessed == 1   ? slice_sums_avx2<1, true>(x, n, guess->top, sums)
                              : guessed == 2 ? slice_sums_avx2<2, true>(x, n, guess->top, sums)
                                             : slice_sums_avx2<3, true>(x, n, guess->top, sums);
-      if (plan_covers<F>(*guess, s)) {
-        int top = 0;
-        const int levels = plan_levels<F>(s, top);
+      int top = 0;
+      const int levels = plan_levels<F>(s, top);
+      if (plan_covers<F>(*guess, s, levels, top)) {
         if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
         if (!s.all_zero)
           for (int l = 0; l < guessed; ++l) acc.add_exact_double(sums[l]);

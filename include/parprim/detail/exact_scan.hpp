@@ -281,22 +281,20 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
     }
     sums[l] = before;
   }
+  // float results proved against one bound for the chunk, computed once
+  constexpr bool chunk_bounded = Mode == prefix_mode::checked && std::is_same_v<F, float>;
+  chunk_bound bound{};
+  if constexpr (chunk_bounded) bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
   std::uint64_t failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
-    if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
-      const chunk_bound b = float_chunk_bound<Levels>(a_hi, a_lo, top);
-      for (std::size_t i = c * quarter; i < end; ++i) {
-        double v[Levels];
-        for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-        failed |= round_prefix_in_chunk<Levels>(a_hi, v, b, out[i]);
-      }
-    } else {
-      for (std::size_t i = c * quarter; i < end; ++i) {
-        double v[Levels];
-        for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+    for (std::size_t i = c * quarter; i < end; ++i) {
+      double v[Levels];
+      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+      if constexpr (chunk_bounded)
+        failed |= round_prefix_in_chunk<Levels>(a_hi, v, bound, out[i]);
+      else
         failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
-      }
     }
   }
   return failed == 0;
