@@ -1,14 +1,25 @@
-// Scratch: the GPU exact_plus reduce at several blocks per multiprocessor (its register cap and
-// its one-wave grid), float and double: each variant checked bit for bit against the library's
-// call, and timed beside it, the library's plain `plus` reduce and CUB's Sum, in one process.
+// Scratch: the GPU exact_plus reduce's launch shape (blocks per multiprocessor, i.e. its register
+// cap and one-wave grid; whether a warp loads its next tile before adding the current one) and,
+// with dev/base_reduce_exact_sum.cuh (the kernel file of an earlier commit in namespace
+// `base`, made by hand: not kept in the tree), the earlier kernel, float and double. Each
+// variant is checked bit for bit against the library's call and timed in rounds beside it,
+// the library's plain `plus` reduce and CUB's Sum, in one process (one launch and the result's
+// copy to the host, as the library's call).
 // Not part of the build: SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh
 // dev/exact_reduce_sweep.cu
 #include <cstdio>
 #include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <parprim/parprim.hpp>
+#include <string>
 #include <vector>
 
+#if __has_include("base_reduce_exact_sum.cuh")
+#include "base_reduce_exact_sum.cuh"
+#define HAVE_BASE 1
+#else
+#define HAVE_BASE 0
+#endif
 #include "exact_inputs.cuh"
 #include "median_time.cuh"
 
@@ -17,23 +28,60 @@ namespace ppc = parprim::detail::cuda;
 
 static int failures = 0;
 
-template <class F, unsigned MinB>
-void variant(const F* d, std::size_t n, F lib, float plain) {
-  using acc_t = pp::detail::exact_accumulator<F>;
-  using D = ppc::exact_sum_single_pass<F, acc_t, MinB>;
-  auto k = ppc::reduce_exact_sum_kernel<D::block, ppc::converting_load<F, F>, F, acc_t, MinB>;
+/// One launch of `kernel` (the exact sum's signature, result rounded to F) over a one-wave grid
+/// of `blocks` blocks per multiprocessor, and the result's copy to the host.
+template <class F, class Kernel, bool Base>
+struct exact_launch {
+  Kernel kernel;
+  unsigned blocks;
+  std::string name;
+  F run(const F* d, std::size_t n) const {
+    using acc_t = pp::detail::exact_accumulator<F>;
+    constexpr unsigned block = 256;
+    constexpr std::size_t tile = 32 * (128 / sizeof(F));
+    int sms = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    const std::size_t tiles = (n + tile - 1) / tile, per_round = block / 32;
+    const std::size_t rounds = (tiles + per_round - 1) / per_round;
+    std::size_t grid = std::min<std::size_t>(rounds, std::size_t(sms) * blocks);
+    const std::size_t per_block = (rounds + grid - 1) / grid * per_round * tile;
+    grid = (n + per_block - 1) / per_block;
+    static acc_t* partials = nullptr;
+    static unsigned* ticket = nullptr;
+    static F* out = nullptr;
+    if (partials == nullptr) {
+      cudaMalloc(&partials, 4096 * sizeof(acc_t));
+      cudaMalloc(&ticket, sizeof(unsigned));
+      cudaMemset(ticket, 0, sizeof(unsigned));
+      cudaMalloc(&out, sizeof(F));
+    }
+    if constexpr (Base)
+      kernel<<<grid, block>>>(ppc::converting_load<F, F>{d}, n, per_block, partials, ticket, out,
+                              acc_t(F(0)));
+    else
+      kernel<<<std::min<std::size_t>(rounds, std::size_t(sms) * blocks), block>>>(
+          ppc::converting_load<F, F>{d}, n, partials, ticket, out, acc_t(F(0)));
+    F host;
+    cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost);
+    return host;
+  }
+};
+
+template <class F, bool Base = false, class Kernel>
+exact_launch<F, Kernel, Base> make(Kernel k, unsigned blocks, std::string name) {
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;
-  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, D::block, 0);
-  const ppc::launch_options o{};
-  const F got = ppc::run_synchronous<D>(o, d, n, acc_t(F(0)), pp::plus{}).template round<F>();
-  const bool ok = std::memcmp(&got, &lib, sizeof got) == 0;
-  failures += !ok;
-  const float t = time_us([&] { (void)ppc::run_synchronous<D>(o, d, n, acc_t(F(0)), pp::plus{}); });
-  std::printf("  minB %u (%d regs, %d B local, %d blocks/SM): %.1f us, %.3fx plain%s\n", MinB,
-              a.numRegs, (int)a.localSizeBytes, bps, t, plain / t, ok ? "" : " FAIL");
-  std::fflush(stdout);
+  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, 256, 0);
+  name += " (" + std::to_string(a.numRegs) + " regs, " + std::to_string(a.localSizeBytes) +
+          " B local, " + std::to_string(bps) + " blocks/SM)";
+  return {k, blocks, name};
+}
+
+template <class F, unsigned B>
+auto current() {
+  return make<F>(ppc::reduce_exact_sum_kernel<256, ppc::converting_load<F, F>, F, F, B>, B,
+                 std::string("current, ") + std::to_string(B) + " blocks");
 }
 
 template <class F>
@@ -42,33 +90,46 @@ void run(std::size_t n, bool wide) {
   pp::device_buffer<F> in(h);
   const auto span = in.span();
   const F lib = pp::reduce(pp::cuda, span, F(0), pp::exact_plus{});
-  const float exact = time_us([&] { (void)pp::reduce(pp::cuda, span, F(0), pp::exact_plus{}); });
-  const float plain = time_us([&] { (void)pp::reduce(pp::cuda, span, F(0), pp::plus{}); });
   std::size_t tb = 0;
   pp::device_buffer<F> out(1);
   cub::DeviceReduce::Sum(nullptr, tb, in.data(), out.data(), (int)n);
   void* tmp = nullptr;
   cudaMalloc(&tmp, tb);
-  F host;
-  const float cub = time_us([&] {
-    cub::DeviceReduce::Sum(tmp, tb, in.data(), out.data(), (int)n);
-    cudaMemcpy(&host, out.data(), sizeof host, cudaMemcpyDeviceToHost);
-  });
-  cudaFree(tmp);
-  std::printf("%s n=2^%d %s: exact %.1f us, plain %.1f (exact %.3fx plain), CUB Sum %.1f\n",
-              sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n), exact_sweep_label(wide),
-              exact, plain, plain / exact, cub);
-  if constexpr (sizeof(F) == 4) {
-    variant<F, 3>(in.data(), n, lib, plain);
-    variant<F, 4>(in.data(), n, lib, plain);
-    variant<F, 5>(in.data(), n, lib, plain);
-    variant<F, 6>(in.data(), n, lib, plain);
-  } else {
-    variant<F, 2>(in.data(), n, lib, plain);
-    variant<F, 3>(in.data(), n, lib, plain);
-    variant<F, 4>(in.data(), n, lib, plain);
-    variant<F, 5>(in.data(), n, lib, plain);
+  const auto variants = std::make_tuple(
+#if HAVE_BASE
+      make<F, true>(ppc::base::reduce_exact_sum_kernel<256, ppc::converting_load<F, F>, F, F, 3>, 3,
+                    "base, 3 blocks"),
+#endif
+      current<F, 1>(), current<F, 2>(), current<F, 3>());
+  std::printf("%s n=2^%d %s\n", sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n),
+              exact_sweep_label(wide));
+  const auto check = [&](const auto& v) {
+    const F got = v.run(in.data(), n);
+    if (std::memcmp(&lib, &got, sizeof got) != 0) {
+      ++failures;
+      std::printf("   %s: FAIL (not the library's bits)\n", v.name.c_str());
+    }
+  };
+  std::apply([&](const auto&... v) { (check(v), ...); }, variants);
+  for (int round = 0; round < 3; ++round) {
+    const float plain = time_us([&] { (void)pp::reduce(pp::cuda, span, F(0), pp::plus{}); });
+    const float exact = time_us([&] { (void)pp::reduce(pp::cuda, span, F(0), pp::exact_plus{}); });
+    F host;
+    const float cub = time_us([&] {
+      cub::DeviceReduce::Sum(tmp, tb, in.data(), out.data(), (int)n);
+      cudaMemcpy(&host, out.data(), sizeof host, cudaMemcpyDeviceToHost);
+    });
+    std::printf(
+        " round %d: plain %.1f us, library exact %.1f (%.3fx plain's speed), CUB Sum %.1f\n", round,
+        plain, exact, plain / exact, cub);
+    const auto time = [&](const auto& v) {
+      const float t = time_us([&] { (void)v.run(in.data(), n); });
+      std::printf("   %-60s %.1f us, %.3fx plain's speed\n", v.name.c_str(), t, plain / t);
+    };
+    std::apply([&](const auto&... v) { (time(v), ...); }, variants);
+    std::fflush(stdout);
   }
+  cudaFree(tmp);
 }
 
 int main() {

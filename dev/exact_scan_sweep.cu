@@ -1,14 +1,22 @@
 // Scratch: the GPU exact_plus inclusive scan at several blocks per multiprocessor (the scan
 // kernel's register cap and the grid of both passes), float and double: each variant checked bit
 // for bit against the library's call, and timed beside it, the library's plain `plus` scan and
-// CUB's InclusiveSum, in one process. Not part of the build:
+// CUB's InclusiveSum, in one process (`PROFILE=1`: one float call at 2^24, for ncu). Not part of
+// the build:
 // SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh dev/exact_scan_sweep.cu
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <parprim/parprim.hpp>
 #include <vector>
 
+#if __has_include("base_exact_scan_launch.cuh")
+#include "base_exact_scan_launch.cuh"
+#define HAVE_BASE 1
+#else
+#define HAVE_BASE 0
+#endif
 #include "exact_inputs.cuh"
 #include "median_time.cuh"
 
@@ -24,16 +32,26 @@ bool same(const F* d, const std::vector<F>& ref) {
   return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(F)) == 0;
 }
 
-template <class F, unsigned Blocks>
+template <class F, unsigned Blocks, bool Base = false>
 void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, float plain) {
   using load_t = ppc::converting_load<F, F>;
+#if HAVE_BASE
+  using D = std::conditional_t<Base, ppc::base::exact_scan_two_pass<F, load_t, Blocks>,
+                               ppc::exact_scan_two_pass<F, load_t, Blocks>>;
+  auto k = Base ? ppc::base::scan_exact_sum_kernel<D::block, false, load_t, F, Blocks>
+                : ppc::scan_exact_sum_kernel<D::block, false, load_t, F, Blocks>;
+  using P = std::conditional_t<Base, ppc::base::exact_scan_problem<F, load_t>,
+                               ppc::exact_scan_problem<F, load_t>>;
+#else
   using D = ppc::exact_scan_two_pass<F, load_t, Blocks>;
   auto k = ppc::scan_exact_sum_kernel<D::block, false, load_t, F, Blocks>;
+  using P = ppc::exact_scan_problem<F, load_t>;
+#endif
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(&bps, k, D::block, 0);
-  const ppc::exact_scan_problem<F, load_t> p{load_t{in}, out, n, false, {}};
+  const P p{load_t{in}, out, n, false, {}};
   const ppc::launch_options o{};
   cudaMemset(out, 0, n * sizeof(F));
   ppc::run_scan<D>(o, p, "x");
@@ -41,8 +59,9 @@ void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, floa
   failures += !ok;
   const float t = time_us([&] { ppc::run_scan<D>(o, p, "x"); });
   std::printf(
-      "  blocks %u (scan kernel %d regs, %d B local, %d blocks/SM): %.1f us, %.3fx plain%s\n",
-      Blocks, a.numRegs, (int)a.localSizeBytes, bps, t, t / plain, ok ? "" : " FAIL");
+      "  %s blocks %u (scan kernel %d regs, %d B local, %d blocks/SM): %.1f us, %.3fx plain%s\n",
+      Base ? "base" : "current", Blocks, a.numRegs, (int)a.localSizeBytes, bps, t, t / plain,
+      ok ? "" : " FAIL");
   std::fflush(stdout);
 }
 
@@ -67,13 +86,26 @@ void run(std::size_t n, bool wide) {
   std::printf("%s n=2^%d %s: exact %.1f us, plain %.1f (exact %.3fx plain), CUB %.1f\n",
               sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n), exact_sweep_label(wide),
               exact, plain, exact / plain, cub);
-  variant<F, 1>(in.data(), out.data(), n, lib, plain);
-  variant<F, 2>(in.data(), out.data(), n, lib, plain);
-  variant<F, 3>(in.data(), out.data(), n, lib, plain);
-  variant<F, 4>(in.data(), out.data(), n, lib, plain);
+  for (int round = 0; round < 3; ++round) {
+    const float plain =
+        time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); });
+    std::printf(" round %d: plain %.1f us\n", round, plain);
+#if HAVE_BASE
+    variant<F, 2, true>(in.data(), out.data(), n, lib, plain);
+#endif
+    variant<F, 2>(in.data(), out.data(), n, lib, plain);
+    variant<F, 1>(in.data(), out.data(), n, lib, plain);
+  }
 }
 
 int main() {
+  if (std::getenv("PROFILE") != nullptr) {  // one library call, float 2^24 in (-1, 1), for ncu
+    const std::size_t n = std::size_t(1) << 24;
+    const std::vector<float> h = exact_sweep_inputs<float>(n, false);
+    pp::device_buffer<float> in(h), out(n);
+    pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{});
+    return 0;
+  }
   run<float>(std::size_t(1) << 28, false);
   run<float>(std::size_t(1) << 28, true);
   run<float>(std::size_t(1) << 24, false);

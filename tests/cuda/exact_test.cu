@@ -251,6 +251,37 @@ TEST(CudaExact, DoubleScansAreTheRoundedExactPrefixes) {
   scans_match_reference<double>();
 }
 
+/// Long runs of tiles per warp (n = 2^24 + 5 floats: about 8 tiles per warp on a GPU of 132
+/// multiprocessors, where the sizes above give at most 2): the scan carries each warp's prefix
+/// from tile to tile (for float results after a checked tile, approximately
+/// with an error bound, read again when the bound grows or a proof fails), so every output
+/// must still be parprim::seq's, bit for bit, on real-valued inputs whose prefixes take the
+/// checked mode, and on mixed scales and cancelling triples.
+TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 24) + 5;
+  if (n > scans::scan_max_n())
+    GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N (" << scans::scan_max_n()
+                 << "); the unrestricted CUDA test run covers it";
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (const pt::exact_mix mix :
+       {pt::exact_mix::uniform, pt::exact_mix::mixed_scale, pt::exact_mix::cancellation}) {
+    SCOPED_TRACE(pt::exact_mix_name(mix));
+    std::mt19937_64 rng(seed ^ static_cast<std::uint64_t>(mix));
+    const std::vector<float> in = pt::exact_input<float>(mix, rng, n);
+    const parprim::device_buffer<float> d(in);
+    parprim::device_buffer<float> o(n);
+    std::vector<float> host(n);
+    parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
+    parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
+    EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
+    parprim::exclusive_scan(parprim::seq, in, host, 0.5f, parprim::exact_plus{});
+    parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), 0.5f, parprim::exact_plus{});
+    EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
+  }
+}
+
 /// Every scan rung, the nosync form on a stream, and a transform scan give the same bits.
 TEST(CudaExact, ScansOnEveryRungStreamAndTransform) {
   PARPRIM_SKIP_WITHOUT_GPU();

@@ -26,9 +26,10 @@ auto exact_load_of(const Source& source) {
 }
 
 /// \brief One launch of the exact sum of float or double (`F`) elements; the last block writes
-/// `Out`: `F` (rounded once) or `exact_accumulator<F>`. The grid is a few blocks per
-/// multiprocessor (`MinBlocks`, the kernel's register cap), each a contiguous whole number of
-/// warp tiles. Any operator argument is ignored (it is exact_plus or its accumulating form).
+/// `Out`: `F` (rounded once) or `exact_accumulator<F>`. The grid is at most a few blocks per
+/// multiprocessor (`MinBlocks`, the kernel's register cap), no more than there are rounds of
+/// one warp tile per warp. Any operator argument is ignored (it is exact_plus or its
+/// accumulating form).
 template <class F, class Out, unsigned MinBlocks = exact_sum_tuning::blocks_per_sm<F>>
 class exact_sum_single_pass {
  public:
@@ -42,8 +43,6 @@ class exact_sum_single_pass {
     const std::size_t tiles = ceil_div(n, tile);
     const std::size_t rounds = ceil_div(tiles, block_tiles);  // one tile per warp each
     grid_ = rounds < max_grid ? (rounds > 0 ? rounds : 1) : max_grid;
-    per_block_ = ceil_div(rounds, grid_) * block_tiles * tile;
-    grid_ = n > 0 ? ceil_div(n, per_block_) : 1;
   }
   /// \return the device scratch: one superaccumulator per block
   std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(accumulator)); }
@@ -59,13 +58,12 @@ class exact_sum_single_pass {
     else
       start = accumulator(static_cast<F>(init));
     launch(reduce_exact_sum_kernel<block, decltype(load), F, Out, MinBlocks>, grid_, block, 0,
-           stream, load, n_, per_block_, static_cast<accumulator*>(scratch), ticket, out, start);
+           stream, load, n_, static_cast<accumulator*>(scratch), ticket, out, start);
   }
 
  private:
   std::size_t n_;
   std::size_t grid_ = 1;
-  std::size_t per_block_ = 0;
 };
 
 /// \brief `init` plus the exact sum of `source`'s n elements, as a superaccumulator on the

@@ -6,9 +6,10 @@
 /// The host fold's method (detail/exact_chunk.hpp, docs/reproducible.md) at warp scale. A warp
 /// takes a *warp tile* of 32 lanes x `exact_items_v<F>` elements (1024 floats, 512 doubles: at
 /// most exact::chunk, so the host's slicing constants hold), loaded coalesced (16-byte loads
-/// where the input is an aligned array), 128 bytes per lane in flight. Two warp reductions of the
-/// elements' exponent fields (`redux.sync`) give the tile's largest one and its smallest non-zero
-/// one; from them `exact::plan_levels` picks the number of slices L (as the host does for a chunk).
+/// where the input is an aligned array), 128 bytes per lane in flight; the grid's warps take the
+/// tiles in turn. Two warp reductions of the words holding the elements' exponent fields
+/// (`redux.sync`) give the tile's largest field and its smallest non-zero one; from them
+/// `exact::plan_levels` picks the number of slices L (as the host does for a chunk).
 /// Then every lane splits its elements into L slices by error-free extraction and sums each slice
 /// in double: every partial sum is exact whatever the order, so the lanes' sums combine exactly by
 /// shuffles, and the tile's L exact doubles are added to a superaccumulator spread over the warp's
@@ -39,14 +40,17 @@ namespace parprim::detail::cuda {
 struct exact_sum_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned bytes_per_lane = 128;
-  /// Blocks per multiprocessor (the registers are capped to fit them): 3 for float and double
-  /// (80 registers). Measured on the H200 (dev/exact_reduce_sweep.cu, one process, 3 / 4 / 5
-  /// blocks): float 2^28 in (-1, 1) 275.0 / 281.7 / 350.9 us (plain reduce 249.2), exponents
-  /// -20..20 293.1 / 290.8 / 357.8, 2^24 44.6 / 48.6 / 51.1; fewer registers spill (176 bytes of
-  /// local memory at 5). Double 2^28 585.9 / 605.0 / 790.6 (plain 483.5), wide exponents 656.9 /
-  /// 648.8 / 942.8, 2^24 120.6 / 140.1 / 165.9.
+  /// Blocks per multiprocessor (the registers are capped to fit them): 2 for float and double
+  /// (about 110-120 registers). Measured on the H100 (dev/exact_reduce_sweep.cu, one process,
+  /// three rounds, 1 / 2 / 3 blocks, the grid's warps taking the tiles in turn): double 2^28 in
+  /// (-1, 1) 862-868 / 773-779 / 799-802 us (plain reduce 702-703), exponents -20..20 944-956 /
+  /// 790-792 / 808-815, 2^24 113 / 128-130 / 143-145; float 2^28 422-425 / 386-388 / 393-397
+  /// (plain 362), exponents -20..20 439-440 / 385-388 / 394-397. With 3 blocks (80 registers)
+  /// double spills; 4 and more were slower on the H200 too (7393f84: 3 / 4 / 5 blocks, float 2^28
+  /// 275.0 / 281.7 / 350.9 us, double 585.9 / 605.0 / 790.6). Loading each warp's next tile
+  /// before adding the current one (a tile's registers more) gained nothing over 2 blocks.
   template <class F>
-  static constexpr unsigned blocks_per_sm = 3;
+  static constexpr unsigned blocks_per_sm = 2;
 };
 
 /// \brief Elements per lane of a warp tile.
@@ -284,45 +288,64 @@ __device__ void add_tile_slices(warp_digits<F>& digits, const F (&x)[Items], int
   for (int l = 0; l < Levels; ++l) digits.add(sums[l], lane);
 }
 
-/// \brief The survey of a warp tile (`x` of every lane; every lane calls and gets it): its
-/// largest and smallest non-zero exponent fields by two warp reductions, and a vote.
+/// \brief The survey of a warp tile (`x` of every lane; every lane calls and gets it), from the
+/// word of each element that holds its exponent field (a float's bits, a double's upper 32 bits
+/// with bit 0 set where the lower ones are not all zero, which keeps its field and marks a
+/// subnormal whose upper word is zero as non-zero): the largest word and the smallest non-zero
+/// one (the unsigned minimum of word - 1, a zero wrapping to the top), 4-5 integer operations
+/// an element, then two warp reductions. Only a tile of zeros looks at the signs again.
 template <class F, unsigned Items>
 __device__ exact::chunk_survey tile_survey(const F (&x)[Items]) {
-  using format = ieee_format<F>;
-  using bits = typename format::bits_type;
   constexpr unsigned all = 0xffffffffu;
-  constexpr int stored = format::precision - 1;
-  constexpr bits sign = bits{1} << (8 * sizeof(F) - 1);
-  constexpr unsigned no_field = 0xffffu;  // above every exponent field
-  unsigned high = 0, low = no_field, other = 0;
+  constexpr unsigned magnitude = 0x7fffffffu;
+  constexpr int field_shift = sizeof(F) == 4 ? 23 : 20;
+  unsigned high = 0, low_key = 0xffffffffu;
 #pragma unroll
   for (unsigned k = 0; k < Items; ++k) {
-    const auto u = __builtin_bit_cast(bits, x[k]);
-    const bits magnitude = u & ~sign;
-    const auto field = static_cast<unsigned>(magnitude >> stored);
-    high = field > high ? field : high;
-    const unsigned key = magnitude != 0 ? field : no_field;
-    low = key < low ? key : low;
-    other |= u != sign ? 1u : 0u;
+    unsigned word;
+    if constexpr (sizeof(F) == 4) {
+      word = __float_as_uint(x[k]) & magnitude;
+    } else {
+      const auto u = static_cast<std::uint64_t>(__double_as_longlong(static_cast<double>(x[k])));
+      const auto lower = static_cast<unsigned>(u);
+      word = (static_cast<unsigned>(u >> 32) & magnitude) | (lower < 1u ? lower : 1u);
+    }
+    high = word > high ? word : high;
+    const unsigned key = word - 1u;
+    low_key = key < low_key ? key : low_key;
   }
   high = __reduce_max_sync(all, high);
-  low = __reduce_min_sync(all, low);
-  const bool all_zero = low == no_field;
-  return exact::chunk_survey{static_cast<int>(high), all_zero ? 0 : static_cast<int>(low), all_zero,
-                             __any_sync(all, other) != 0};
+  low_key = __reduce_min_sync(all, low_key);
+  const bool all_zero = low_key == 0xffffffffu;
+  bool other = !all_zero;  // a non-zero element is not -0
+  if (all_zero) {          // zeros only (warp-uniform): is one of them +0?
+    using bits = typename ieee_format<F>::bits_type;
+    unsigned positive = 0;
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k)
+      positive |=
+          static_cast<std::make_signed_t<bits>>(__builtin_bit_cast(bits, x[k])) < 0 ? 0u : 1u;
+    other = __any_sync(all, positive) != 0;
+  }
+  return exact::chunk_survey{static_cast<int>(high >> field_shift),
+                             all_zero ? 0 : static_cast<int>((low_key + 1u) >> field_shift),
+                             all_zero, other};
 }
 
 /// \brief Adds a warp tile, `x` of every lane (elements past the end are -0, which adds
 /// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
-/// each element to its lane's superaccumulator `acc`. `flags` collects the state flags the
-/// slice path learns (not_only_negative_zeros).
+/// each element to its lane's superaccumulator `acc` (cleared by the first such tile: `used`
+/// says whether it holds anything). `flags` collects the state flags the slice path learns
+/// (not_only_negative_zeros).
 template <class F, unsigned Items>
-__device__ void add_warp_tile(exact_accumulator<F>& acc, warp_digits<F>& digits,
+__device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits<F>& digits,
                               std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
   const exact::chunk_survey survey = tile_survey(x);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   if (levels == 0) {  // infinities, NaNs or a wide exponent range: element by element
+    if (!used) acc = exact_accumulator<F>{};
+    used = true;
 #pragma unroll
     for (unsigned k = 0; k < Items; ++k) acc.add(x[k]);
     return;
@@ -366,6 +389,29 @@ __device__ __noinline__ void store_exact(const exact_accumulator<F>& acc, F* out
   *out = acc.template round<F>();
 }
 
+/// \brief Loads the warp tile at `t` (elements past `end` are -0): 16-byte loads where the input
+/// is an aligned array (`aligned`) and the tile whole, else element by element.
+template <class F, class Load, unsigned Items>
+__device__ void load_warp_tile(const Load& load, std::size_t t, std::size_t end, bool aligned,
+                               unsigned lane, F (&x)[Items]) {
+  if (end - t >= std::size_t(warp_threads) * Items) {
+    if constexpr (direct_load_v<Load, F>) {
+      if (aligned) {
+        load_tile_vectors(load.in + t, lane, x);
+        return;
+      }
+    }
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k) x[k] = load(t + k * warp_threads + lane);
+    return;
+  }
+#pragma unroll
+  for (unsigned k = 0; k < Items; ++k) {
+    const std::size_t i = t + k * warp_threads + lane;
+    x[k] = i < end ? load(i) : -F(0);
+  }
+}
+
 /// \brief The exact sum of the warp tiles starting at `first`, `first + stride`, ... before
 /// `end` (`load(i)` is element i as `F`), into lane 0's superaccumulator (every lane calls).
 template <class F, class Load>
@@ -373,9 +419,12 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
                                                 std::size_t end, std::size_t stride,
                                                 unsigned lane) {
   constexpr unsigned items = exact_items_v<F>;
-  constexpr std::size_t tile = exact_warp_tile_v<F>;
-  exact_accumulator<F> acc{};  // the lane's, for tiles the slices do not cover
-  warp_digits<F> digits;       // the warp's, for the tiles' slice sums
+  // The lane's superaccumulator, for tiles the slices do not cover: left untouched until one
+  // comes (clearing and reading it on every lane would move 56 or 280 bytes a lane through
+  // local memory, about 2 % of the time of a 2^28-element double sum).
+  exact_accumulator<F> acc;
+  bool used = false;
+  warp_digits<F> digits;  // the warp's, for the tiles' slice sums
   digits.clear();
   std::uint64_t flags = 0;
   bool aligned = false;
@@ -384,60 +433,44 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
   unsigned pending = 0;  // tiles added to the digits since their carries were resolved
   for (std::size_t t = first; t < end; t += stride) {
     F x[items];
-    if (t + tile <= end) {
-      if constexpr (direct_load_v<Load, F>) {
-        if (aligned) {
-          load_tile_vectors(load.in + t, lane, x);
-        } else {
-#pragma unroll
-          for (unsigned k = 0; k < items; ++k) x[k] = load(t + k * warp_threads + lane);
-        }
-      } else {
-#pragma unroll
-        for (unsigned k = 0; k < items; ++k) x[k] = load(t + k * warp_threads + lane);
-      }
-    } else {
-#pragma unroll
-      for (unsigned k = 0; k < items; ++k) {
-        const std::size_t i = t + k * warp_threads + lane;
-        x[k] = i < end ? load(i) : -F(0);
-      }
-    }
-    add_warp_tile(acc, digits, flags, x, lane);
+    load_warp_tile(load, t, end, aligned, lane, x);
+    add_warp_tile(acc, used, digits, flags, x, lane);
     if (++pending == (1u << 28)) {  // at most 3 additions a tile: resolve before 2^30
+      if (lane == 0 && !used) acc = exact_accumulator<F>{};
+      used = used || lane == 0;
       digits.add_to(acc, lane);
       digits.clear();
       pending = 0;
     }
   }
-  digits.add_to(acc, lane);
-  if (lane == 0) acc.state |= flags;  // (the same on every lane: the survey is the warp's)
   // Lanes other than 0 hold sums only where a tile took the element-by-element path: the
   // warp's merge (a chain of shuffles limb by limb) runs only then.
-  if (__any_sync(0xffffffffu, lane != 0 && (acc.state != 0 || !acc.holds_zero()))) warp_merge(acc);
+  const bool merge = __any_sync(0xffffffffu, lane != 0 && used);
+  if (!used && (lane == 0 || merge)) acc = exact_accumulator<F>{};
+  digits.add_to(acc, lane);
+  if (lane == 0) acc.state |= flags;  // (the same on every lane: the survey is the warp's)
+  if (merge) warp_merge(acc);
   __syncwarp();
   return acc;
 }
 
-/// \brief The exact sum kernel (see the file comment). Block b sums elements
-/// [b * per_block, min(n, (b + 1) * per_block)), per_block a multiple of the warp tile; its
-/// warps take the tiles in turn. `load(i)` is element i as `F`. The last block writes
-/// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
+/// \brief The exact sum kernel (see the file comment). The grid's warps take the warp tiles in
+/// turn (warp w of the grid: tiles w, w + W, ...), so the whole grid reads one window of the
+/// input at a time. `load(i)` is element i as `F`. The last block writes `init` plus everything
+/// to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
 /// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
 template <unsigned BlockSize, class Load, class F, class Out,
           unsigned MinBlocks = exact_sum_tuning::blocks_per_sm<F>>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
-    reduce_exact_sum_kernel(Load load, std::size_t n, std::size_t per_block,
-                            exact_accumulator<F>* partials, unsigned* ticket, Out* out,
-                            exact_accumulator<F> init) {
+    reduce_exact_sum_kernel(Load load, std::size_t n, exact_accumulator<F>* partials,
+                            unsigned* ticket, Out* out, exact_accumulator<F> init) {
   constexpr std::size_t tile = exact_warp_tile_v<F>;
   constexpr unsigned warps = BlockSize / warp_threads;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
-  const std::size_t begin = blockIdx.x * per_block;
-  const std::size_t end = n - begin < per_block ? n : begin + per_block;
-
-  exact_accumulator<F> acc = fold_warp_tiles<F>(load, begin + warp * tile, end, warps * tile, lane);
+  exact_accumulator<F> acc =
+      fold_warp_tiles<F>(load, (std::size_t(blockIdx.x) * warps + warp) * tile, n,
+                         std::size_t(gridDim.x) * warps * tile, lane);
 
   __shared__ exact_accumulator<F> warp_sums[warps];
   __shared__ std::uint64_t slots[BlockSize][2];

@@ -113,6 +113,10 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
   double carry[Levels];  // the rows before, the same on every lane
 #pragma unroll
   for (int l = 0; l < Levels; ++l) carry[l] = 0.0;
+  // float results proved against one bound for the tile, computed once (as the host's chunks)
+  constexpr bool tile_bounded = Mode == exact::prefix_mode::checked && sizeof(F) == 4;
+  exact::chunk_bound bound{};
+  if constexpr (tile_bounded) bound = exact::float_chunk_bound<Levels>(a_hi, a_lo, top);
   std::uint64_t failed = 0;
 #pragma unroll
   for (unsigned k = 0; k < Items / v; ++k) {
@@ -150,7 +154,13 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
       for (int l = 0; l < Levels; ++l)
         s[l] = Exclusive ? __dadd_rn(before[l], __dsub_rn(run[e][l], q[e][l]))
                          : __dadd_rn(before[l], run[e][l]);
-      failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y[k * v + e], zero_unknown);
+      if constexpr (tile_bounded) {
+        // where the tile's bound cannot prove it (it is loosest near zero), the prefix's own
+        std::uint64_t f = exact::round_prefix_in_chunk<Levels>(a_hi, s, bound, y[k * v + e]);
+        if (f != 0) f = exact::round_prefix<Levels>(a_hi, a_lo, s, y[k * v + e]);
+        failed |= f;
+      } else
+        failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y[k * v + e], zero_unknown);
     }
   }
 #pragma unroll
@@ -182,11 +192,14 @@ __device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F (&x)
 
 /// \brief The exact sum before a warp's next tile: the superaccumulator `acc` (shared memory,
 /// lane 0's) plus `pending`, the slice sums of the fast tiles not yet added to it; and, while
-/// `known`, that sum read as `a_hi + a_lo` (exactly if `exact`). After a fast tile whose prefix
-/// mode was exact (exact_double, exact_pair) the new sum is known exactly without reading the
+/// `known`, that sum read as `a_hi + a_lo` (exactly if `exact`; for float results after a
+/// checked tile, `a_hi` within 2 |a_lo| of it). After a fast tile whose prefix mode was exact
+/// (exact_double, exact_pair) the new sum is known exactly without reading the
 /// superaccumulator: `a_hi + S_0 + S_1 + S_2` (exact_double), or `r + e` from the TwoSums of
-/// exact_pair. Only a tile after a checked or element-by-element one reads it (rounding 6 or 34
-/// limbs on lane 0). Warp-uniform (every lane holds the same).
+/// exact_pair; after a checked tile of float results, approximately with its error bound
+/// (add_tile). Only a tile after an element-by-element one, a checked one of double results, or
+/// a float one whose bound grew too wide reads it (rounding 6 or 34 limbs on lane 0), and a
+/// tile whose carried prefix fails a proof. Warp-uniform (every lane holds the same).
 template <class F>
 struct warp_prefix {
   warp_digits<F> pending;
@@ -265,6 +278,22 @@ struct warp_prefix {
       const double rb = r - h;
       a_lo = (h - (r - rb)) + (t - rb);
       a_hi = r;
+    } else if constexpr (sizeof(F) == 4) {
+      // checked, float results: the prefixes' proof only needs |A - a_hi| <= 2 |a_lo|
+      // (round_prefix), which a read leaves true (a_lo = RN(A - a_hi)). Adding the exact slice
+      // sums in double errs by at most 2^-53 of each partial sum, so a_hi + S_0 + ... with
+      // a_lo grown by half that keeps it true (the factor covers this sum's own roundings). The
+      // sum is read again when a_lo nears the proofs' margin: a prefix within 2 |a_lo| of a
+      // float midpoint cannot be proved (2^-48 |a_hi|: about one tile in 4096 would fail).
+      double u = a_hi, size = 0;
+      for (int l = 0; l < levels; ++l) {
+        u += sums[l];
+        size += fabs(u);
+      }
+      a_lo = (fabs(a_lo) + 0x1p-54 * size) * (1.0 + 0x1p-50);
+      a_hi = u;
+      exact = false;
+      known = a_lo <= 0x1p-48 * fabs(a_hi);  // (false for a zero, an infinity or a NaN)
     } else {
       known = false;
     }
@@ -287,25 +316,27 @@ __device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::siz
   const exact::chunk_survey survey = tile_survey(x);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
-  if (levels > 0) {
-    if (!prefix.known) prefix.read(acc, lane);
-    if (prefix.known) {
-      const exact::prefix_mode mode =
-          exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
-      // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
-      // (inclusive) the tile's first element, which every prefix of the tile holds
-      const bool first_nonzero =
-          __builtin_bit_cast(bits, __shfl_sync(all, x[0], 0)) != negative_zero;
-      const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
-      F y[items];
-      double sums[exact::max_levels];
-      if (scan_tile_fast<Exclusive>(levels, mode, x, top, prefix.a_hi, prefix.a_lo, zero_unknown,
-                                    lane, y, sums)) {
-        store_scan_tile(out, t, end, lane, out_aligned, y);
-        prefix.add_tile(sums, levels, mode, survey.not_only_negative_zeros, lane);
-        return;
-      }
+  // (a prefix carried from the tiles before that fails a proof is read exactly and tried again)
+  for (int attempt = 0; levels > 0 && attempt < 2; ++attempt) {
+    const bool carried = prefix.known;
+    if (!carried) prefix.read(acc, lane);
+    if (!prefix.known) break;
+    const exact::prefix_mode mode =
+        exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
+    // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
+    // (inclusive) the tile's first element, which every prefix of the tile holds
+    const bool first_nonzero = __builtin_bit_cast(bits, __shfl_sync(all, x[0], 0)) != negative_zero;
+    const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
+    F y[items];
+    double sums[exact::max_levels];
+    if (scan_tile_fast<Exclusive>(levels, mode, x, top, prefix.a_hi, prefix.a_lo, zero_unknown,
+                                  lane, y, sums)) {
+      store_scan_tile(out, t, end, lane, out_aligned, y);
+      prefix.add_tile(sums, levels, mode, survey.not_only_negative_zeros, lane);
+      return;
     }
+    if (!carried) break;
+    prefix.known = false;
   }
   // element by element, in sequence order, on lane 0 (the elements come by shuffles)
   prefix.flush(acc, lane);

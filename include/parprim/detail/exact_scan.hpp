@@ -54,6 +54,15 @@ PARPRIM_HOST_DEVICE inline std::uint64_t less(double a, double b) {
   return __builtin_bit_cast(std::uint64_t, a - b) >> 63;
 }
 
+/// \brief |u - m|, m the float midpoint next to u: u with its 29 bits below the float's last
+/// place set to 100...0 (exact: u and m share their sign and binade).
+PARPRIM_HOST_DEVICE inline double distance_to_float_midpoint(double u) {
+  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+  const double m = __builtin_bit_cast(
+      double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
+  return magnitude_of(u - m);
+}
+
 /// \brief Rounds the prefix `a_hi + a_lo + s[0] + ... (+ rest)` to float, into `out`, and
 /// returns 0 if the double approximation u proves the rounding (see the file comment), 1 if
 /// not: the exact prefix lies within the bound of u, and the float midpoint next to u, m (u with
@@ -70,13 +79,10 @@ PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const d
     magnitude += magnitude_of(u);
   }
   const double bound = 2.0 * magnitude_of(a_lo) + 0x1p-52 * magnitude;
-  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
-  const double m = __builtin_bit_cast(
-      double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
   const double e = binade(u);
   out = static_cast<float>(u);
-  return less(magnitude_of(u - m), bound) | (less(bound, e * 0x1p-26) ^ 1) | less(e, 0x1p-126) |
-         less(0x1p126, e);
+  return less(distance_to_float_midpoint(u), bound) | (less(bound, e * 0x1p-26) ^ 1) |
+         less(e, 0x1p-126) | less(0x1p126, e);
 }
 
 /// \brief As above for double results, with the prefix as the unevaluated sum r + e and the
@@ -109,7 +115,7 @@ PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const d
   return (proved ^ 1) | less(b, 0x1p-960) | less(0x1p1022, b);
 }
 
-/// \brief One bound for a whole chunk of float prefixes (host scans): `bound` is at least the
+/// \brief One bound for a whole chunk of float prefixes: `bound` is at least the
 /// bound round_prefix computes for any prefix of the chunk, and `lowest` the smallest binade
 /// of a prefix that round_prefix's other tests (the bound below a quarter of the float's last
 /// place, a normal float) let through with it.
@@ -125,7 +131,7 @@ struct chunk_bound {
 /// larger bound proves fewer prefixes, never a wrong one (a prefix it cannot prove sends the
 /// chunk element by element, as before).
 template <int Levels>
-inline chunk_bound float_chunk_bound(double a_hi, double a_lo, int top) {
+PARPRIM_HOST_DEVICE chunk_bound float_chunk_bound(double a_hi, double a_lo, int top) {
   double u = magnitude_of(a_hi);
   for (int l = 0; l < Levels; ++l) u += pow2(top - l * slice_bits + chunk_log2);
   u *= 1.0 + 0x1p-40;
@@ -137,16 +143,13 @@ inline chunk_bound float_chunk_bound(double a_hi, double a_lo, int top) {
 /// \brief round_prefix for float results with the chunk's bound (float_chunk_bound): the same
 /// tests with fewer operations a prefix (the bound and the smallest binade are the chunk's).
 template <int Levels>
-inline std::uint64_t round_prefix_in_chunk(double a_hi, const double* s, const chunk_bound& b,
-                                           float& out) {
+PARPRIM_HOST_DEVICE std::uint64_t round_prefix_in_chunk(double a_hi, const double* s,
+                                                        const chunk_bound& b, float& out) {
   double u = a_hi + s[0];
   for (int l = 1; l < Levels; ++l) u += s[l];
-  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
-  const double m = __builtin_bit_cast(
-      double, (__builtin_bit_cast(std::uint64_t, u) & ~low29) | (std::uint64_t{1} << 28));
   const double e = binade(u);
   out = static_cast<float>(u);
-  return less(magnitude_of(u - m), b.bound) | less(e, b.lowest) | less(0x1p126, e);
+  return less(distance_to_float_midpoint(u), b.bound) | less(e, b.lowest) | less(0x1p126, e);
 }
 
 /// \brief How a chunk's prefixes are computed (see scan_chunk).
@@ -235,6 +238,31 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
 }
 #endif
 
+/// \brief The outputs of scan_slices from the quarters' running slice sums and offsets: each
+/// proved by `bound` (float results, `ChunkBound`) or by its own (prefix_value); returns
+/// non-zero if any was not.
+template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
+[[gnu::always_inline]] inline std::uint64_t prove_outputs(std::size_t n, std::size_t quarter,
+                                                          const double (*running)[chunk],
+                                                          const double (*offset)[Levels],
+                                                          double a_hi, double a_lo,
+                                                          const chunk_bound* bound, F* out,
+                                                          std::uint64_t zero_unknown) {
+  std::uint64_t failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    for (std::size_t i = c * quarter; i < end; ++i) {
+      double v[Levels];
+      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+      if constexpr (ChunkBound)
+        failed |= round_prefix_in_chunk<Levels>(a_hi, v, *bound, out[i]);
+      else
+        failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
+    }
+  }
+  return failed;
+}
+
 /// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
 /// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
 /// sums, then every output from them (independent: vectorizes). Every sum of slices of the
@@ -281,23 +309,16 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
     }
     sums[l] = before;
   }
-  // float results proved against one bound for the chunk, computed once
-  constexpr bool chunk_bounded = Mode == prefix_mode::checked && std::is_same_v<F, float>;
-  chunk_bound bound{};
-  if constexpr (chunk_bounded) bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
-  std::uint64_t failed = 0;
-  for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
-    for (std::size_t i = c * quarter; i < end; ++i) {
-      double v[Levels];
-      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-      if constexpr (chunk_bounded)
-        failed |= round_prefix_in_chunk<Levels>(a_hi, v, bound, out[i]);
-      else
-        failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
-    }
+  // float results proved against one bound for the chunk, computed once; where it cannot prove
+  // every prefix (it is loosest near zero), against each prefix's own bound
+  if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
+    const chunk_bound bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
+    if (prove_outputs<Levels, Mode, true>(n, quarter, running, offset, a_hi, a_lo, &bound, out,
+                                          zero_unknown) == 0)
+      return true;
   }
-  return failed == 0;
+  return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
+                                            zero_unknown) == 0;
 }
 
 /// \brief `scan_slices` for the chunk's number of slices (inlined where it is called, so that
