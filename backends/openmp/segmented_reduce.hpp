@@ -35,7 +35,7 @@ struct segmented_reduce_impl<omp_policy> {
                            Out init, Op op) {
     openmp::detail::reduce_segments<Out>(
         plan, in, flag_heads<Flag>(flags), &init, op,
-        [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; });
+        [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; }, out.data());
   }
 
   template <class I>

@@ -12,7 +12,9 @@
 /// 3. the calling thread stitches the blocks in order: each lead is folded into the open tail
 ///    to its left, and each tail is written once the next one begins. O(threads) operator
 ///    applications, in sequence order, so non-commutative operators keep it.
-/// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic).
+/// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic);
+/// integer sums over blocks dense in heads, by running sums without a branch on the heads
+/// (sum_block_by_prefix).
 
 #include <omp.h>
 
@@ -20,6 +22,7 @@
 #include <cstddef>
 #include <optional>
 #include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,6 +30,7 @@
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/operators.hpp>
 #include <parprim/policy.hpp>
 
 namespace parprim::openmp::detail {
@@ -147,14 +151,78 @@ void stitch(const std::vector<cache_padded<block_ends<T>>>& ends, const Op& op, 
   if (open) emit(open_segment, open_head, *open);
 }
 
+/// \brief Whether integer sums of segments may be taken as differences of running sums
+/// (sum_block_by_prefix): `plus` on integer results, which wrap in the unsigned type as the lane
+/// fold's do.
+template <class Op, class In, class T>
+inline constexpr bool sums_by_prefix_v =
+    std::is_integral_v<T> && !std::is_same_v<T, bool> && std::is_arithmetic_v<In> &&
+    (std::is_same_v<Op, plus> || std::is_same_v<Op, exact_plus>);
+
+/// \brief Whether a block of `length` elements with `heads` heads is summed by prefix: between
+/// one head in 64 elements (sparser, reduce_block's lane fold is faster) and three in four
+/// (denser, its branch on each head is predictable and it makes one pass, not two). In between
+/// a branch on each head mispredicts every few elements: on one core of the 2-core development
+/// machine, 2^24 int32 elements, the branch-free loop took 7.2 / 7.8 / 10.2 ms at one head in
+/// 32 / 10 / 3 against 12.5 / 18.9 / 45.6 for an element-by-element loop with a branch.
+inline bool dense_enough_for_prefix(std::size_t heads, std::size_t length) {
+  return heads * 64 >= length && heads * 4 <= length * 3;
+}
+
+/// \brief reduce_block for integer sums (sums_by_prefix_v), the block's segments written to
+/// `out[s], out[s + 1], ...` without a branch on the heads: every element adds itself to a
+/// running sum (unsigned, wrapping) and stores it in its segment's slot, so each slot ends with
+/// the running sum at its segment's last element; a second pass over the block's segments turns
+/// the slots into `init` plus the difference of consecutive ones. The open segment's slot holds
+/// a partial sum until the stitching writes it.
+template <class T, class Input, class Heads, class Op>
+block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
+                                  const T& init, const Op& op, std::size_t s, T* out) {
+  using U = std::make_unsigned_t<T>;
+  block_ends<T> r;
+  const std::size_t first = heads.next(b, e);
+  if (first > b) r.lead = fold_nonempty<T>(in, b, first, op);
+  if (first == e) return r;
+  U* slot = reinterpret_cast<U*>(out + s);  // (a signed type's unsigned twin may alias it)
+  U running = static_cast<U>(static_cast<T>(in[first]));
+  slot[0] = running;
+  std::size_t j = 0;  // the slot of the segment element i belongs to
+  for (std::size_t i = first + 1; i < e; ++i) {
+    j += heads.inner(i) ? 1 : 0;
+    running = static_cast<U>(running + static_cast<U>(static_cast<T>(in[i])));
+    slot[j] = running;
+  }
+  const auto base = static_cast<U>(init);
+  U before = 0;
+  for (std::size_t q = 0; q < j; ++q) {
+    const U end = slot[q];
+    slot[q] = static_cast<U>(base + static_cast<U>(end - before));
+    before = end;
+  }
+  std::size_t last = e - 1;  // the last head
+  while (last > first && !heads.inner(last)) --last;
+  r.tail = static_cast<T>(static_cast<U>(base + static_cast<U>(running - before)));
+  r.tail_segment = s + j;
+  r.tail_head = last;
+  return r;
+}
+
 /// \brief Reduces every segment of `in` (heads as planned) and hands each result to
-/// `emit(s, head, value)`, once per segment, from any thread.
+/// `emit(s, head, value)`, once per segment, from any thread. With `out` (integer sums,
+/// sums_by_prefix_v; `emit` then only stores `value` at `out[s]`), blocks dense in heads are
+/// summed by sum_block_by_prefix, which writes `out` itself.
 template <class T, class Input, class Heads, class Op, class Emit>
 void reduce_segments(const segment_plan& plan, const Input& in, const Heads& heads, const T* init,
-                     const Op& op, Emit emit) {
+                     const Op& op, Emit emit, T* out = nullptr) {
   const std::size_t n = in.size();
+  const auto fold_block = [&](std::size_t b, std::size_t e, std::size_t s, std::size_t count) {
+    if constexpr (sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>)
+      if (out != nullptr && init != nullptr && dense_enough_for_prefix(count, e - b))
+        return sum_block_by_prefix(in, heads, b, e, *init, op, s, out);
+    return reduce_block(in, heads, b, e, init, op, s, emit);
+  };
   if (plan.team <= 1) {
-    const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);
+    const block_ends<T> r = fold_block(0, n, 0, plan.count);
     if (r.tail) emit(r.tail_segment, r.tail_head, *r.tail);
     return;
   }
@@ -162,7 +230,8 @@ void reduce_segments(const segment_plan& plan, const Input& in, const Heads& hea
   for_each_block(plan.team, [&](int blk) {
     const block bl = block_of(n, plan.team, blk);
     const auto t = static_cast<std::size_t>(blk);
-    ends[t].value = reduce_block(in, heads, bl.begin, bl.end, init, op, plan.before[t], emit);
+    ends[t].value =
+        fold_block(bl.begin, bl.end, plan.before[t], plan.before[t + 1] - plan.before[t]);
   });
   stitch(ends, op, emit);
 }
