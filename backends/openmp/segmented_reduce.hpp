@@ -33,9 +33,8 @@ struct segmented_reduce_impl<omp_policy> {
   static void reduce_flags(const omp_policy&, const openmp::detail::segment_plan& plan,
                            const Input& in, std::span<const Flag> flags, std::span<Out> out,
                            Out init, Op op) {
-    openmp::detail::reduce_segments<Out>(
-        plan, in, flag_heads<Flag>(flags), &init, op,
-        [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; }, out.data());
+    openmp::detail::reduce_segments<Out>(plan, in, flag_heads<Flag>(flags), &init, op,
+                                         openmp::detail::store_results<Out>{out.data()});
   }
 
   template <class I>
@@ -65,7 +64,7 @@ struct segmented_reduce_impl<omp_policy> {
                              std::span<Out> out, Out init, Op op) {
     namespace od = openmp::detail;
     const std::size_t n = in.size();
-    const auto emit = [out](std::size_t s, std::size_t, const Out& value) { out[s] = value; };
+    const od::store_results<Out> emit{out.data()};
     const int team = od::team_size(policy, n);
     if (team <= 1) {
       for (std::size_t s = 0; s < out.size(); ++s) {

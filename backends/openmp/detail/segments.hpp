@@ -207,18 +207,26 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   return r;
 }
 
+/// \brief The `emit` of reduce_segments that only stores each result: `out[s] = value`.
+template <class T>
+struct store_results {
+  T* out;
+  void operator()(std::size_t s, std::size_t, const T& value) const { out[s] = value; }
+};
+
 /// \brief Reduces every segment of `in` (heads as planned) and hands each result to
-/// `emit(s, head, value)`, once per segment, from any thread. With `out` (integer sums,
-/// sums_by_prefix_v; `emit` then only stores `value` at `out[s]`), blocks dense in heads are
-/// summed by sum_block_by_prefix, which writes `out` itself.
+/// `emit(s, head, value)`, once per segment, from any thread. Where `emit` only stores
+/// (store_results) and the segments are integer sums (sums_by_prefix_v), blocks dense in heads
+/// are summed by sum_block_by_prefix, which writes the results' array itself.
 template <class T, class Input, class Heads, class Op, class Emit>
 void reduce_segments(const segment_plan& plan, const Input& in, const Heads& heads, const T* init,
-                     const Op& op, Emit emit, T* out = nullptr) {
+                     const Op& op, Emit emit) {
   const std::size_t n = in.size();
   const auto fold_block = [&](std::size_t b, std::size_t e, std::size_t s, std::size_t count) {
-    if constexpr (sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>)
-      if (out != nullptr && init != nullptr && dense_enough_for_prefix(count, e - b))
-        return sum_block_by_prefix(in, heads, b, e, *init, op, s, out);
+    if constexpr (std::is_same_v<Emit, store_results<T>> &&
+                  sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>)
+      if (init != nullptr && dense_enough_for_prefix(count, e - b))
+        return sum_block_by_prefix(in, heads, b, e, *init, op, s, emit.out);
     return reduce_block(in, heads, b, e, init, op, s, emit);
   };
   if (plan.team <= 1) {
