@@ -160,16 +160,22 @@ struct offset_heads {
   const I* begins;  ///< k + 1 offsets, checked
   std::size_t k;
   static constexpr bool counted = false;
-  /// \brief The segment that holds element i: the last s with begins[s] <= i.
-  __device__ std::size_t segment_of(std::size_t i) const {
+  /// \brief The segment that holds element i: the last s with begins[s] <= i; `*starts` tells
+  /// whether that segment starts at i (begins[0] is 0: the offsets are checked).
+  __device__ std::size_t segment_of(std::size_t i, bool* starts = nullptr) const {
     std::size_t lo = 0, hi = k;  // begins[lo] <= i < begins[hi]
+    std::size_t at_lo = 0;       // begins[lo]
     while (hi - lo > 1) {
       const std::size_t mid = lo + (hi - lo) / 2;
-      if (static_cast<std::size_t>(begins[mid]) <= i)
+      const auto b = static_cast<std::size_t>(begins[mid]);
+      if (b <= i) {
         lo = mid;
-      else
+        at_lo = b;
+      } else {
         hi = mid;
+      }
     }
+    if (starts != nullptr) *starts = at_lo == i;
     return lo;
   }
 };
@@ -216,13 +222,30 @@ __global__ void __launch_bounds__(tile_block)
   }
 }
 
-/// \brief Step 1: `first[u]` = the segment that holds tile u's first element, for every tile,
-/// and `first[tiles]` = k - 1 (the bound of the last tile's search).
+/// \brief Step 1's word for a tile: the segment that holds its first element, with
+/// `starts_bit` set where that segment starts at the tile's first element (so a tile that only
+/// folds needs no read of the offsets after its reduction: one memory latency less a tile).
+struct tile_first {
+  static constexpr std::size_t starts_bit = std::size_t{1} << 63;
+  std::size_t word;
+  __device__ std::size_t segment() const { return word & ~starts_bit; }
+  __device__ bool starts() const { return (word & starts_bit) != 0; }
+};
+
+/// \brief Step 1: `first[u]` = tile u's tile_first word, for every tile, and `first[tiles]` =
+/// k - 1 (the bound of the last tile's search).
 template <class I>
 __global__ void tile_first_segments(offset_heads<I> heads, std::size_t tiles, std::size_t* first) {
   for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u <= tiles;
-       u += std::size_t{gridDim.x} * blockDim.x)
-    first[u] = u < tiles ? heads.segment_of(u * tile_size) : heads.k - 1;
+       u += std::size_t{gridDim.x} * blockDim.x) {
+    if (u == tiles) {
+      first[u] = heads.k - 1;
+      continue;
+    }
+    bool starts = false;
+    const std::size_t s = heads.segment_of(u * tile_size, &starts);
+    first[u] = s | (starts ? tile_first::starts_bit : 0);
+  }
 }
 
 /// \brief Where tile u lies and this thread's run in it.
@@ -252,20 +275,18 @@ __device__ __forceinline__ T fold_tile_elements(const In (&x)[tile_items], const
                                           slots.get());
 }
 
-/// \brief Step 2 for a tile with no head past its first element (`first_segment == next`, the
-/// segments holding its first element and the next tile's; most tiles of long segments): the
-/// fold of its elements, in order, is its open segment (numbered `first_segment`, a head when
-/// that segment starts at the tile), and it has no lead. One block reduction: no head table,
-/// no scan. Every thread calls it.
-template <class I, class In, class T, class Op>
-__device__ __forceinline__ void fold_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
-                                          const tile_span& at, const Op& op,
-                                          std::size_t first_segment, open_segment<T>& tail,
+/// \brief Step 2 for a tile with no head past its first element (its first segment is the next
+/// tile's; most tiles of long segments): the fold of its elements, in order, is its open
+/// segment (numbered `first.segment()`, a head when that segment starts at the tile), and it
+/// has no lead. One block reduction: no head table, no scan. Every thread calls it.
+template <class In, class T, class Op>
+__device__ __forceinline__ void fold_tile(const In (&x)[tile_items], const tile_span& at,
+                                          const Op& op, tile_first first, open_segment<T>& tail,
                                           tile_lead<T>& lead) {
   const T v = fold_tile_elements<T>(x, at, op);
   if (threadIdx.x == 0) {
-    const bool head = static_cast<std::size_t>(heads.begins[first_segment]) == at.t0;
-    tail = {v, head ? first_segment : 0, head};
+    const bool head = first.starts();
+    tail = {v, head ? first.segment() : 0, head};
     lead.has_lead = false;
     lead.has_head = head;
   }
@@ -364,10 +385,9 @@ inline constexpr unsigned tiles_per_sm = sizeof(T) <= 4 ? 4 : 3;
 
 /// \brief Step 2: one block per tile. The tile's elements are loaded first (their loads in
 /// flight beside the plan's), then a tile of one segment folds (fold_tile) and any other scans
-/// (scan_tile). `first[u]` is the segment that holds tile u's first element
-/// (tile_first_segments).
-template <class I, class In, class T, class Op>
-__global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
+/// (scan_tile). `first[u]` is tile u's tile_first word (tile_first_segments).
+template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+__global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_tiles(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                  T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
                  open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
@@ -375,11 +395,12 @@ __global__ void __launch_bounds__(tile_block, tiles_per_sm<T>)
   const tile_span at(tile, n);
   In x[tile_items];
   load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
-  const std::size_t first_segment = first[tile], next = first[tile + 1];
-  if (first_segment == next)
-    fold_tile(heads, x, at, op, first_segment, tails[tile], leads[tile]);
+  const tile_first mine{first[tile]}, next{first[tile + 1]};
+  if (mine.segment() == next.segment())
+    fold_tile(x, at, op, mine, tails[tile], leads[tile]);
   else
-    scan_tile(heads, x, at, out, init, op, first_segment, next, tails[tile], leads[tile]);
+    scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tails[tile],
+              leads[tile]);
 }
 
 /// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment

@@ -1,0 +1,213 @@
+// Scratch: segmented_reduce with CSR offsets (kernels/segment_tiles.cuh), int32 values and
+// offsets at 2^28 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
+// "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
+// with dev/base_segment_tiles.cuh beside this file (an earlier commit's segment_tiles.cuh with its
+// namespace renamed to parprim::detail::cuda::base_segments, made by hand and not kept), that
+// kernel file's steps in the same rounds; then each step of the library's call timed alone
+// (CUDA events around each launch). Results bitwise against the library's call. Not part of the
+// build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <parprim/backends/cuda/detail/segments_dispatch.cuh>
+#include <parprim/parprim.hpp>
+
+#if __has_include("base_segment_tiles.cuh")
+#include "base_segment_tiles.cuh"
+#define HAVE_BASE 1
+#else
+#define HAVE_BASE 0
+#endif
+
+#include "median_time.cuh"
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+namespace seg = parprim::detail::cuda::segments;
+
+static int failures = 0;
+
+#if HAVE_BASE
+namespace parprim::detail::cuda::base_segments {
+/// The earlier driver's steps 1-3 (detail/segments_dispatch.cuh's reduce_offsets at that commit).
+template <class I, class In, class T, class Op>
+void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
+                    std::size_t n, T* out, const T& init, Op op) {
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  const std::size_t tiles = tile_count(n);
+  const std::size_t first_bytes = align256((tiles + 1) * sizeof(std::size_t));
+  const std::size_t tail_bytes = align256(tiles * sizeof(open_segment<T>));
+  temp_block states(device, options.stream, options.memory,
+                    first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>));
+  auto* bytes = static_cast<char*>(states.get());
+  auto* first = reinterpret_cast<std::size_t*>(bytes);
+  auto* tails = reinterpret_cast<open_segment<T>*>(bytes + first_bytes);
+  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + first_bytes + tail_bytes);
+  launch(tile_first_segments<I>, segments::helper_grid(tiles + 1, device), segments::helper_block,
+         0, stream, heads, tiles, first);
+  launch(reduce_tiles<I, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, init, op,
+         first, tails, leads);
+  const open_segment_op<Op> sop{op};
+  scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
+      segments::enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr,
+      sop);
+  launch(close_tiles<I, T, Op>, segments::helper_grid(tiles > heads.k ? tiles : heads.k, device),
+         segments::helper_block, 0, stream, heads, tails, leads, tiles, out, init, op);
+  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+}  // namespace parprim::detail::cuda::base_segments
+#endif
+
+/// The bench's offsets (bench/cuda/segments.cpp make_offsets; the power-law lengths from this
+/// file's own generator).
+std::vector<std::int32_t> make_offsets(std::size_t n, std::size_t length) {
+  std::vector<std::int32_t> o{0};
+  if (length == 0) {
+    std::mt19937_64 rng(0x5e6e17);
+    for (std::uint64_t at = 0; at < n;) {
+      const double u = static_cast<double>(rng() >> 11) * 0x1p-53;
+      at = std::min<std::uint64_t>(n, at + 1 + static_cast<std::uint64_t>(std::exp2(17.0 * u)));
+      o.push_back(static_cast<std::int32_t>(at));
+    }
+  } else {
+    for (std::size_t at = 0; at < n;) {
+      at = std::min(n, at + length);
+      o.push_back(static_cast<std::int32_t>(at));
+    }
+  }
+  return o;
+}
+
+/// The new driver's steps, each timed alone (us): check, first segments, tiles, scan, close.
+void steps(const int* in, std::size_t n, const std::int32_t* begins, std::size_t k, int* out) {
+  ppc::launch_options o{};
+  const seg::offset_heads<std::int32_t> heads{begins, k};
+  const std::size_t tiles = seg::tile_count(n);
+  pp::device_buffer<std::size_t> first(tiles + 1);
+  pp::device_buffer<seg::open_segment<int>> tails(tiles);
+  pp::device_buffer<seg::tile_lead<int>> leads(tiles);
+  const pp::plus op{};
+  const float check = time_us(
+      [&] { ppc::check_segment_offsets<std::int32_t>(o, begins, k, n, "segmented_reduce"); });
+  const float f = time_us([&] {
+    ppc::launch(seg::tile_first_segments<std::int32_t>, seg::helper_grid(tiles + 1, 0),
+                seg::helper_block, 0, nullptr, heads, tiles, first.data());
+  });
+  const float t = time_us([&] {
+    ppc::launch(seg::reduce_tiles<std::int32_t, int, int, pp::plus>, tiles, seg::tile_block, 0,
+                nullptr, heads, in, n, out, 0, op, first.data(), tails.data(), leads.data());
+  });
+  const float t5 = time_us([&] {
+    ppc::launch(seg::reduce_tiles<std::int32_t, int, int, pp::plus, 5>, tiles, seg::tile_block, 0,
+                nullptr, heads, in, n, out, 0, op, first.data(), tails.data(), leads.data());
+  });
+  const seg::open_segment_op<pp::plus> sop{op};
+  const float s = time_us([&] {
+    ppc::scan<pp::cuda_scan_rung::decoupled_look_back, seg::open_segment<int>,
+              seg::open_segment<int>, seg::open_segment_op<pp::plus>>(
+        seg::enqueue_only(o), tails.data(), tails.data(), tiles, ppc::scan_kind::inclusive, nullptr,
+        nullptr, sop);
+  });
+  const float c = time_us([&] {
+    ppc::launch(seg::close_tiles<std::int32_t, int, pp::plus>,
+                seg::helper_grid(tiles > k ? tiles : k, 0), seg::helper_block, 0, nullptr, heads,
+                tails.data(), leads.data(), tiles, out, 0, op);
+  });
+  std::printf(
+      "    steps: check %.1f, first %.1f, tiles %.1f (5 a SM: %.1f), scan %.1f, close "
+      "%.1f us\n",
+      check, f, t, t5, s, c);
+}
+
+int main() {
+  std::mt19937_64 rng(std::random_device{}());
+  for (std::size_t n : {std::size_t{1} << 28, std::size_t{1} << 24}) {
+    const int copies = n > (std::size_t{1} << 26) ? 1 : 4;  // rotated values: together > 3x L2
+    std::vector<int> x(n);
+    for (auto& v : x) v = int(rng() % 17) - 8;
+    std::vector<pp::device_buffer<int>> ins;
+    for (int c = 0; c < copies; ++c) {
+      ins.emplace_back(n);
+      cudaMemcpy(ins.back().data(), x.data(), n * 4, cudaMemcpyHostToDevice);
+    }
+    for (std::size_t len :
+         {std::size_t{32}, std::size_t{1024}, std::size_t{65536}, std::size_t{0}, n}) {
+      const std::vector<std::int32_t> o = make_offsets(n, len);
+      const std::size_t k = o.size() - 1;
+      pp::device_buffer<std::int32_t> begins(k + 1);
+      cudaMemcpy(begins.data(), o.data(), (k + 1) * 4, cudaMemcpyHostToDevice);
+      pp::device_buffer<int> out(k), other(k);
+      int rot = 0;
+      const auto input = [&] { return ins[rot++ % copies].span(); };
+      const auto lib = [&] {
+        pp::segmented_reduce(pp::cuda, pp::device_span<const int>(input()),
+                             pp::offsets(pp::device_span<const std::int32_t>(begins.span())),
+                             out.span(), 0, pp::plus{});
+      };
+      lib();
+      std::vector<int> want(k), got(k);
+      cudaMemcpy(want.data(), out.data(), k * 4, cudaMemcpyDeviceToHost);
+      // a host check of the library's call itself
+      bool ok = true;
+      for (std::size_t s = 0; s < k && ok; ++s) {
+        long long sum = 0;
+        for (std::int32_t i = o[s]; i < o[s + 1]; ++i) sum += x[i];
+        ok = static_cast<int>(sum) == want[s];
+      }
+      void* temp = nullptr;
+      std::size_t temp_bytes = 0;
+      cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, ins[0].data(), other.data(), int(k),
+                                      begins.data(), begins.data() + 1);
+      cudaMalloc(&temp, temp_bytes);
+      const auto cub_call = [&] {
+        cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, input().data(), other.data(), int(k),
+                                        begins.data(), begins.data() + 1);
+        cudaStreamSynchronize(nullptr);
+      };
+      cub_call();
+      cudaMemcpy(got.data(), other.data(), k * 4, cudaMemcpyDeviceToHost);
+      ok = ok && got == want;
+#if HAVE_BASE
+      const auto base = [&] {
+        ppc::launch_options opt{};
+        ppc::check_segment_offsets<std::int32_t>(opt, begins.data(), k, n, "segmented_reduce");
+        ppc::base_segments::reduce_offsets(
+            opt, 0, ppc::base_segments::offset_heads<std::int32_t>{begins.data(), k},
+            input().data(), n, other.data(), 0, pp::plus{});
+      };
+      cudaMemset(other.data(), 0x7f, k * 4);
+      base();
+      cudaMemcpy(got.data(), other.data(), k * 4, cudaMemcpyDeviceToHost);
+      ok = ok && got == want;
+#endif
+      failures += ok ? 0 : 1;
+      std::printf("n = 2^%d, segments of %s (k = %zu)%s\n", n == (std::size_t{1} << 28) ? 28 : 24,
+                  len == 0   ? "mixed"
+                  : len == n ? "n"
+                             : std::to_string(len).c_str(),
+                  k, ok ? "" : "  WRONG");
+      for (int round = 0; round < 3; ++round) {
+        const float l = time_us(lib), c = time_us(cub_call);
+#if HAVE_BASE
+        const float b = time_us(base);
+        std::printf(
+            "  round %d: library %8.1f us  base %8.1f us  CUB %8.1f us  CUB/library %.3f  "
+            "base/library %.3f\n",
+            round, l, b, c, c / l, b / l);
+#else
+        std::printf("  round %d: library %8.1f us  CUB %8.1f us  CUB/library %.3f\n", round, l, c,
+                    c / l);
+#endif
+      }
+      steps(ins[0].data(), n, begins.data(), k, out.data());
+      cudaFree(temp);
+    }
+  }
+  std::printf("failures: %d\n", failures);
+  return failures == 0 ? 0 : 1;
+}
