@@ -29,10 +29,8 @@ struct reduce_by_key_impl<omp_policy> {
                      std::span<Out> out, Op op) {
     openmp::detail::reduce_segments<Out>(plan, in, key_heads<Key>(keys),
                                          static_cast<const Out*>(nullptr), op,
-                                         [=](std::size_t s, std::size_t head, const Out& value) {
-                                           keys_out[s] = keys[head];
-                                           out[s] = value;
-                                         });
+                                         openmp::detail::store_keyed_results<Key, KeyOut, Out>{
+                                             keys.data(), keys_out.data(), out.data()});
   }
 };
 
