@@ -7,6 +7,7 @@
 /// number of runs or larger, compared whole with the reference of harness.hpp; the scans also
 /// in place. Keys compared with ==: float keys with signed zeros and NaNs.
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -167,6 +168,48 @@ TYPED_TEST(ByKey, FloatKeysCompareWithEquals) {
     EXPECT_EQ(run_sums[1], 2);
     EXPECT_EQ(run_sums[2], 4);
   });
+}
+
+// Random float keys at sizes where every thread's block holds many runs: keys from {-0.0, +0.0,
+// 1.0, -1.0, NaN} (runs of zeros of either sign, each NaN a run of its own; about two heads in
+// three elements, so the OpenMP integer sums take their running-sum loop), int sums. Each run's
+// key must be the bits of the key at its head, its sum exact: against a plain loop here.
+TYPED_TEST(ByKey, RunKeysAreTheirHeadsBitsAtScale) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double pick[] = {-0.0, 0.0, 1.0, -1.0, nan};
+  for (const std::size_t n : {std::size_t{4099}, std::size_t{100003}}) {
+    rng_t r = make_rng(seed, n);
+    std::vector<double> key(n);
+    std::vector<int> v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      key[i] = pick[uniform_int<int>(r, 0, 4)];
+      v[i] = uniform_int<int>(r, -100, 100);
+    }
+    std::vector<double> want_keys;
+    std::vector<int> want_sums;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == 0 || !(key[i] == key[i - 1])) {
+        want_keys.push_back(key[i]);
+        want_sums.push_back(0);
+      }
+      want_sums.back() += v[i];
+    }
+    for_each_policy<TypeParam>([&](const auto& p) {
+      SCOPED_TRACE("n = " + std::to_string(n));
+      std::vector<double> keys_out(n, 9.0);
+      std::vector<int> out(n, -1);
+      ASSERT_EQ(parprim::reduce_by_key(p.policy, key, v, keys_out, out, parprim::plus{}),
+                want_sums.size());
+      for (std::size_t s = 0; s < want_sums.size(); ++s) {
+        ASSERT_EQ(std::bit_cast<std::uint64_t>(keys_out[s]),
+                  std::bit_cast<std::uint64_t>(want_keys[s]))
+            << "run " << s << ": its key is not the bits of the key at its head";
+        ASSERT_EQ(out[s], want_sums[s]) << "run " << s;
+      }
+    });
+  }
 }
 
 }  // namespace
