@@ -124,6 +124,58 @@ void time_rotations(benchmark::State& state, std::size_t& next, Call call) {
   cudaEventDestroy(stop);
 }
 
+/// \brief The stream gate of the device-time benchmarks (stream_gate.cu): `gate_close(s)`
+/// enqueues a kernel that holds stream `s` until `gate_open()` (or 0.2 s, counted by
+/// `gate_timeouts()`), so that what is enqueued behind it runs back to back on the GPU, without
+/// the host's launch gaps. `gate_ready()`: its mapped host memory was allocated. Close it only
+/// when no gate is pending, and enqueue nothing behind it that waits for the host (a growing
+/// allocation, a synchronous call): that waits for the timeout.
+bool gate_ready();
+bool gate_close(cudaStream_t stream);
+void gate_open();
+int gate_timeouts();
+
+/// \brief The device-time loop: each iteration closes the gate, records the start event,
+/// enqueues `call(next++)` (which must not wait for the GPU), records the stop event, opens
+/// the gate and waits for the stop event; its manual time is the events' interval: the GPU's
+/// time for the enqueued work alone. Returns false (and skips the benchmark) when the gate is
+/// missing or fails; the counter `gate_timeouts` says how many iterations the gate gave up on
+/// (their time then includes host time; it should be 0).
+template <class Call>
+bool time_rotations_on_device(benchmark::State& state, std::size_t& next, Call call) {
+  if (!gate_ready()) {
+    state.SkipWithError("cudaHostAlloc (mapped) failed: no stream gate");
+    return false;
+  }
+  const cudaStream_t stream = bench_stream();
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  const int timeouts_before = gate_timeouts();
+  bool ok = true;
+  for (auto _ : state) {
+    const std::size_t k = next++;
+    if (!gate_close(stream)) {
+      state.SkipWithError("gate kernel launch failed");
+      ok = false;
+      break;
+    }
+    cudaEventRecord(start, stream);
+    call(k);
+    cudaEventRecord(stop, stream);
+    gate_open();
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
+  }
+  cudaStreamSynchronize(stream);
+  state.counters["gate_timeouts"] = static_cast<double>(gate_timeouts() - timeouts_before);
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return ok;
+}
+
 /// \brief Times `call(in)` (which returns the result on the host, or `T` after the stream
 /// work is enqueued: the stop event is recorded after it returns) over the rotated inputs and
 /// checks the first result against the exact sum.

@@ -30,7 +30,6 @@
 
 #include <cuda_runtime.h>
 
-#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -41,76 +40,6 @@
 
 namespace parprim_bench::cuda {
 namespace {
-
-/// \brief The nanosecond global timer.
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-/// \brief Holds its stream until `*open != 0` (host-mapped memory written by the host) or
-/// `timeout_ns` have passed; counts a timeout in `*timeouts`.
-__global__ void gate_kernel(const volatile int* open, volatile int* timeouts,
-                            unsigned long long timeout_ns) {
-  const unsigned long long t0 = global_ns();
-  while (*open == 0) {
-    if (global_ns() - t0 > timeout_ns) {
-      *timeouts = *timeouts + 1;
-      return;
-    }
-    __nanosleep(200);
-  }
-}
-
-/// \brief A gate on a stream: `close` enqueues the gate kernel, `open` releases it.
-class stream_gate {
- public:
-  stream_gate() {
-    void* host = nullptr;
-    void* device = nullptr;
-    if (cudaHostAlloc(&host, 2 * sizeof(int), cudaHostAllocMapped) != cudaSuccess) return;
-    if (cudaHostGetDevicePointer(&device, host, 0) != cudaSuccess) {
-      cudaFreeHost(host);
-      return;
-    }
-    host_ = static_cast<volatile int*>(host);
-    device_ = static_cast<volatile int*>(device);
-    host_[0] = 0;
-    host_[1] = 0;
-  }
-  ~stream_gate() {
-    if (host_) cudaFreeHost(const_cast<int*>(host_));
-  }
-  stream_gate(const stream_gate&) = delete;
-  stream_gate& operator=(const stream_gate&) = delete;
-
-  bool ok() const { return host_ != nullptr; }
-  /// \brief Call only when no gate kernel is pending on any stream (the previous one opened
-  /// and waited for).
-  bool close(cudaStream_t stream) {
-    host_[0] = 0;
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    gate_kernel<<<1, 1, 0, stream>>>(device_, device_ + 1, timeout_ns);
-    return cudaGetLastError() == cudaSuccess;
-  }
-  void open() {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
-    host_[0] = 1;
-  }
-  /// \return the timeouts counted so far (read after a synchronisation)
-  int timeouts() const { return host_[1]; }
-
- private:
-  static constexpr unsigned long long timeout_ns = 200'000'000;  // 0.2 s
-  volatile int* host_ = nullptr;
-  volatile int* device_ = nullptr;
-};
-
-stream_gate& gate() {
-  static stream_gate g;
-  return g;
-}
 
 /// \brief Device memory for one benchmark's output, freed at scope exit.
 struct device_out {
@@ -135,11 +64,6 @@ void run_device(benchmark::State& state, std::size_t n, std::size_t out_bytes, d
     state.SkipWithError("no GPU");
     return;
   }
-  stream_gate& g = gate();
-  if (!g.ok()) {
-    state.SkipWithError("cudaHostAlloc (mapped) failed");
-    return;
-  }
   const auto& in = inputs_for<T>(n);
   const cudaStream_t stream = bench_stream();
   device_out out(out_bytes);
@@ -147,9 +71,6 @@ void run_device(benchmark::State& state, std::size_t n, std::size_t out_bytes, d
     state.SkipWithError("cudaMalloc failed");
     return;
   }
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
   std::size_t next = 0;
   std::string error;
   // Warm-up (grows the cached scratch: that may synchronise, so never behind a closed gate).
@@ -160,42 +81,19 @@ void run_device(benchmark::State& state, std::size_t n, std::size_t out_bytes, d
     error = std::string("CUDA error: ") + cudaGetErrorString(cudaGetLastError());
   else
     error = check(out.p);
-  const int timeouts_before = g.timeouts();
   if (!error.empty()) {
     state.SkipWithError(error.c_str());
-  } else {
-    for (auto _ : state) {
-      const T* x = in.buffers[next++ % in.buffers.size()];
-      if (!g.close(stream)) {
-        error = "gate kernel launch failed";
-        state.SkipWithError(error.c_str());
-        break;
-      }
-      cudaEventRecord(start, stream);
-      enqueue(x, out.p);
-      cudaEventRecord(stop, stream);
-      g.open();
-      cudaEventSynchronize(stop);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, start, stop);
-      state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-    }
-    if (error.empty()) {
-      if (cudaStreamSynchronize(stream) != cudaSuccess)
-        error = std::string("CUDA error: ") + cudaGetErrorString(cudaGetLastError());
-      else
-        error = check(out.p);  // the last timed call's result
-      if (!error.empty()) state.SkipWithError(error.c_str());
-    }
+  } else if (time_rotations_on_device(state, next, [&](std::size_t k) {
+               enqueue(in.buffers[k % in.buffers.size()], out.p);
+             })) {
+    error = check(out.p);  // the last timed call's result (the loop synchronised)
+    if (!error.empty()) state.SkipWithError(error.c_str());
   }
   const auto it = static_cast<std::int64_t>(state.iterations());
   state.SetItemsProcessed(it * static_cast<std::int64_t>(n));
   state.SetBytesProcessed(it * static_cast<std::int64_t>(n * sizeof(T)));
   state.counters["traffic"] =
       benchmark::Counter(traffic, benchmark::Counter::kIsIterationInvariantRate);
-  state.counters["gate_timeouts"] = static_cast<double>(g.timeouts() - timeouts_before);
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
 }
 
 /// \brief A check that `*out` (one T in device memory) is the exact sum of the inputs.

@@ -33,20 +33,24 @@ using matrix_types = std::tuple<
     matrix_type<arg_f32_u32, arg_f32_u32, argmin>,
     matrix_type<affine_f64, affine_f64, affine_compose>>;
 
-/// \brief The two rows of one cell, parprim's then CUB's.
+/// \brief The rows of one cell: parprim's then CUB's synchronous call (matrix/...), then
+/// parprim's and CUB's device time (matrix_device/...).
 template <class In, class Out, class Op, matrix_primitive P>
 void register_cell(const std::string& primitive, std::size_t n, std::size_t length = 0) {
-  const std::string name =
-      "matrix/" + primitive + "/" + matrix_type_name<In, Out>() + "/" + matrix_op_name<Op>() + "/";
+  const std::string cell =
+      "/" + primitive + "/" + matrix_type_name<In, Out>() + "/" + matrix_op_name<Op>() + "/";
   using call = Out (*)(const matrix_args<In, Out>&);
-  const auto row = [&](const std::string& competitor, call f) {
-    register_one(
-        name + competitor, n,
-        [n, length, f](benchmark::State& st) { run_matrix<In, Out, Op, P>(st, n, length, f); },
-        matrix_min_time);
+  const auto row = [&](bool device, const std::string& competitor, call f) {
+    register_one((device ? "matrix_device" : "matrix") + cell + competitor, n,
+                 [n, length, f, device](benchmark::State& st) {
+                   run_matrix<In, Out, Op, P>(st, n, length, f, device);
+                 },
+                 matrix_min_time);
   };
-  row("parprim", &parprim_call<In, Out, Op, P>);
-  row("cub", &cub_call<In, Out, Op, P>);
+  for (const bool device : {false, true}) {
+    row(device, "parprim", &parprim_call<In, Out, Op, P>);
+    row(device, "cub", &cub_call<In, Out, Op, P>);
+  }
 }
 
 template <class In, class Out, class Op>

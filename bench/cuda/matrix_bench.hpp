@@ -25,6 +25,15 @@
 ///               timed interval; the item count as `int`)
 ///   N:          2^16, 2^20, 2^24, 2^28; 2^27 instead of 2^28 for 8- and 16-byte types
 ///
+///   matrix_device/<primitive>/<type>/<op>/<competitor>/n:<N>/manual_time
+///
+///   the same cells in device time: the GPU's time for the enqueued work alone, behind the stream
+///   gate of cuda_bench.hpp (time_rotations_on_device; no host launch gaps, no synchronisation
+///   or copy of the result inside the interval): parprim with a `nosync()` policy (reduce through
+///   reduce_into, the result in device memory), CUB without the copy and the synchronisation.
+///   Counter `gate_timeouts` (should be 0). Filter with --benchmark_filter='^matrix_device/';
+///   `bench/tables/matrix_table.py --device` tables them.
+///
 /// Reduce and the exclusive scans start from the operator's identity on the built-in types (0,
 /// the largest value, the lowest value) and from {+inf, UINT32_MAX} / {1, 0} for the structs;
 /// CUB's Sum / Min / Max start from the same values. Filter the whole matrix with
@@ -117,8 +126,8 @@ inline constexpr std::size_t matrix_segment_lengths[] = {1, 32, 1024, 65536, one
 /// \brief Each repetition's least manual time (s). 1280 rows x 5 repetitions: at 2^16 a call
 /// takes about 10 us on the GPU but 30-40 us of wall time (launch, synchronisation, events), so
 /// 5 ms of GPU time is about 0.1 s a row with the iteration-count search and the checks; the
-/// larger sizes need fewer iterations. About two minutes in all (estimated; the report's cap is
-/// 240 s); 0.01 s would be about three and a half.
+/// larger sizes need fewer iterations. On an H100 the synchronous rows took 76 s, the device-time
+/// rows 117 s (the report's cap is 240 s for each); 0.01 s would be about twice that.
 inline constexpr double matrix_min_time = 0.005;
 
 /// \brief The matrix's element-type name of (In, Out).
@@ -173,17 +182,31 @@ struct matrix_args {
   Out* out = nullptr;                   ///< scans: n outputs
   std::size_t n = 0;
   Out init{};
+  /// Device time (matrix_device/ rows): enqueue only, never wait for the GPU; reduce writes its
+  /// result to `result` (device memory) instead of returning it.
+  bool device_only = false;
+  Out* result = nullptr;
 };
 
+/// \brief 64 bytes of device memory for the device-time reductions' result (allocated once).
+inline void* matrix_device_result() {
+  static void* p = [] {
+    void* q = nullptr;
+    return cudaMalloc(&q, 64) == cudaSuccess ? q : nullptr;
+  }();
+  return p;
+}
+
 /// \brief parprim's call of one cell; returns the result of reduce (on the host), Out{} for the
-/// scans (after the stream is synchronised). Defined in matrix_calls.hpp; instantiated in
-/// matrix_parprim_builtin.cpp (the precompiled combinations, g++) and matrix_parprim_user.cu
-/// (int8 and the structs, nvcc).
+/// scans (after the stream is synchronised). With `device_only` it returns once the work is
+/// enqueued (a `nosync()` policy; reduce through reduce_into). Defined in matrix_calls.hpp;
+/// instantiated in matrix_parprim_builtin.cpp (the precompiled combinations, g++) and
+/// matrix_parprim_user.cu (int8 and the structs, nvcc).
 template <class In, class Out, class Op, matrix_primitive P>
 Out parprim_call(const matrix_args<In, Out>& a);
 
-/// \brief CUB's call of one cell, with the same contract. Defined in matrix_cub.cuh,
-/// instantiated in matrix_cub_*.cu.
+/// \brief CUB's call of one cell, with the same contract (with `device_only`: no copy of the
+/// result, no synchronisation). Defined in matrix_cub.cuh, instantiated in matrix_cub_*.cu.
 template <class In, class Out, class Op, matrix_primitive P>
 Out cub_call(const matrix_args<In, Out>& a);
 
@@ -192,10 +215,12 @@ Out cub_call(const matrix_args<In, Out>& a);
 template <class In, class Out, class Op>
 std::string matrix_check(matrix_primitive p, const matrix_args<In, Out>& a, const Out& result);
 
-/// \brief The timing loop of one cell: checks, then times `call` over the rotated inputs.
+/// \brief The timing loop of one cell: checks, then times `call` over the rotated inputs: the
+/// synchronous call (`device` false), or the GPU's time for the enqueued work alone behind the
+/// stream gate (`device` true; time_rotations_on_device).
 template <class In, class Out, class Op, matrix_primitive P>
 void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
-                Out (*call)(const matrix_args<In, Out>&)) {
+                Out (*call)(const matrix_args<In, Out>&), bool device = false) {
   if (!have_gpu()) {
     state.SkipWithError("no GPU");
     return;
@@ -217,8 +242,15 @@ void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
     return;
   }
   const Out init = matrix_init<Out, Op>();
+  Out* const result = static_cast<Out*>(matrix_device_result());
+  if (device && !scan && result == nullptr) {
+    state.SkipWithError("cudaMalloc failed");
+    return;
+  }
   const auto args = [&](std::size_t k) {
     matrix_args<In, Out> a;
+    a.device_only = device;
+    a.result = result;
     a.x = in.buffers[k % rotations];
     if (seg) {
       a.flags = seg->flags[k % rotations];
@@ -235,8 +267,10 @@ void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
   try {  // a call that throws skips its row, not the rest of the matrix
     for (int w = 0; w < 3; ++w) (void)call(args(next++));
     if (scan) cudaMemsetAsync(out, 0xA5, out_bytes, bench_stream());
+    if (device && !scan) cudaMemsetAsync(result, 0xA5, sizeof(Out), bench_stream());
     first = call(args(0));
     cudaStreamSynchronize(bench_stream());
+    if (device && !scan) cudaMemcpy(&first, result, sizeof(Out), cudaMemcpyDeviceToHost);
     error = matrix_check<In, Out, Op>(P, args(0), first);
   } catch (const std::exception& e) {
     error = std::string("exception: ") + e.what();
@@ -245,7 +279,10 @@ void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
     state.SkipWithError(error.c_str());
     return;
   }
-  time_rotations(state, next, [&](std::size_t k) { parprim_bench::keep(call(args(k))); });
+  if (!device)
+    time_rotations(state, next, [&](std::size_t k) { parprim_bench::keep(call(args(k))); });
+  else if (!time_rotations_on_device(state, next, [&](std::size_t k) { (void)call(args(k)); }))
+    return;
   if (scan) {
     error = matrix_check<In, Out, Op>(P, args(next - 1), first);
     if (!error.empty()) state.SkipWithError(("after the timed loop: " + error).c_str());

@@ -64,7 +64,7 @@ Out cub_call(const matrix_args<In, Out>& a) {
   constexpr bool plus = std::is_same_v<Op, parprim::plus>;
   Out result{};
   if constexpr (P == matrix_primitive::reduce) {
-    Out* d = static_cast<Out*>(m::result_slot(false));
+    Out* d = a.device_only ? a.result : static_cast<Out*>(m::result_slot(false));
     m::twice([&](void* t, std::size_t& b) {
       if constexpr (plus)
         cub::DeviceReduce::Sum(t, b, a.x, d, n, s);
@@ -75,6 +75,7 @@ Out cub_call(const matrix_args<In, Out>& a) {
       else
         cub::DeviceReduce::Reduce(t, b, a.x, d, n, Op{}, a.init, s);
     });
+    if (a.device_only) return result;
     cudaMemcpyAsync(m::result_slot(true), d, sizeof(Out), cudaMemcpyDeviceToHost, s);
     cudaStreamSynchronize(s);
     result = *static_cast<const Out*>(m::result_slot(true));
@@ -99,7 +100,7 @@ Out cub_call(const matrix_args<In, Out>& a) {
                                               ::cuda::std::equal_to<>{}, s);
       }
     });
-    cudaStreamSynchronize(s);
+    if (!a.device_only) cudaStreamSynchronize(s);
   }
   return result;
 }

@@ -10,6 +10,7 @@ set(parprim_cuda_bench_sources
   ${CMAKE_CURRENT_LIST_DIR}/ladder.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cub_thrust.cu
   ${CMAKE_CURRENT_LIST_DIR}/device_time.cu
+  ${CMAKE_CURRENT_LIST_DIR}/stream_gate.cu
   ${CMAKE_CURRENT_LIST_DIR}/copy_roof.cpp
   ${CMAKE_CURRENT_LIST_DIR}/transform.cu
   # scans and segmented scans (names and method: scan_bench.hpp)

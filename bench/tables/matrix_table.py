@@ -11,13 +11,16 @@ failed its check or was skipped (its error is listed under the table). The heat 
 the same ratios, colour-mapped on a diverging map centred at 1.0 (blue: parprim faster, red:
 CUB faster), one panel per primitive, each cell annotated with its ratio.
 
+With --device it tables the device-time rows instead (`matrix_device/...`: the GPU's time for
+the enqueued work alone, without launch gaps or synchronisation; matrix_bench.hpp).
+
 With --cpu it makes the same table and heat map of the OpenMP backend against the OpenMP code a
 programmer writes by hand (the full report's openmp step): `reduce/omp/<type>` against
 `reduce/omp_clause/<type>` (a `reduction(+:)` clause) and `scan/omp/<type>` against
 `scan/two_pass/<type>` (the textbook two-pass scan), one row per (primitive, type, thread
 count); each cell is the hand-written code's time over parprim's.
 
-  matrix_table.py [--cpu] [--title T] [--png FILE] FILE.json... > matrix.md
+  matrix_table.py [--cpu | --device] [--title T] [--png FILE] FILE.json... > matrix.md
 """
 
 import argparse
@@ -31,17 +34,22 @@ PRIMITIVE_ORDER = ["reduce", "inclusive_scan", "exclusive_scan", "segmented_scan
 TIME_UNITS = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 
 
-def parse(run_name: str):
-    """(primitive, type, op, competitor, n) of a matrix benchmark, else None."""
+def parse(run_name: str, prefix: str = "matrix"):
+    """(primitive, type, op, competitor, n) of a matrix benchmark (`prefix`/...), else None."""
     parts = [p for p in run_name.split("/")
              if not p.startswith(("min_time:", "repeats:", "manual_time", "real_time"))]
-    if len(parts) != 6 or parts[0] != "matrix" or not parts[5].startswith("n:"):
+    if len(parts) != 6 or parts[0] != prefix or not parts[5].startswith("n:"):
         return None
     _, primitive, type_, op, competitor, n = parts
     return primitive, type_, op, competitor, int(n[2:])
 
 
 CPU_ANCHORS = {("reduce", "omp_clause"), ("scan", "two_pass")}
+
+
+def parse_device(run_name: str):
+    """parse() of the device-time rows (matrix_device/...)."""
+    return parse(run_name, "matrix_device")
 
 
 def parse_cpu(run_name: str):
@@ -130,6 +138,8 @@ def table(cells, errors):
 
 
 CUB_TEXT = "CUB's time over parprim's"
+DEVICE_TEXT = ("CUB's device time over parprim's (the GPU's time for the enqueued work alone, "
+               "behind a stream gate)")
 CPU_TEXT = ("The hand-written OpenMP code's time (reduce: a `reduction(+:)` clause; scan: the "
             "two-pass scan) over parprim's OpenMP backend's")
 
@@ -237,15 +247,22 @@ def main(argv=None) -> int:
     p.add_argument("files", nargs="+")
     p.add_argument("--title", default="")
     p.add_argument("--png", help="write the heat map to this PNG file (needs matplotlib)")
-    p.add_argument("--cpu", action="store_true",
-                   help="the OpenMP rows against the hand-written OpenMP code, not the CUDA matrix")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--cpu", action="store_true",
+                       help="the OpenMP rows against the hand-written OpenMP code, not the CUDA "
+                            "matrix")
+    which.add_argument("--device", action="store_true",
+                       help="the CUDA matrix in device time (matrix_device/ rows)")
     a = p.parse_args(argv)
-    cells, errors = load(a.files, parse_cpu if a.cpu else parse)
+    parse_name = parse_cpu if a.cpu else parse_device if a.device else parse
+    cells, errors = load(a.files, parse_name)
     if not cells and not errors:
-        what = "OpenMP (reduce|scan)/omp" if a.cpu else "matrix/"
+        what = ("OpenMP (reduce|scan)/omp" if a.cpu else
+                "matrix_device/" if a.device else "matrix/")
         print(f"matrix_table: no {what} benchmarks in {' '.join(a.files)}", file=sys.stderr)
         return 1
-    sys.stdout.write(markdown(cells, errors, a.title, CPU_TEXT if a.cpu else CUB_TEXT))
+    sys.stdout.write(markdown(cells, errors, a.title,
+                              CPU_TEXT if a.cpu else DEVICE_TEXT if a.device else CUB_TEXT))
     if a.png:
         heat_map(cells, errors, a.png, a.title, "hand-written OpenMP" if a.cpu else "CUB")
     return 0

@@ -2,7 +2,8 @@
 """CTest `report.matrix_table`: bench/tables/matrix_table.py on a small Google Benchmark JSON
 written here (medians beside other aggregates, a failed competitor, sizes missing for a type):
 checks the Markdown rows cell by cell and, where matplotlib imports, that the heat map is a
-PNG of a plausible size; and its --cpu table on OpenMP rows.
+PNG of a plausible size; its --device table on the device-time rows of the same file (which the
+default table leaves out); and its --cpu table on OpenMP rows.
 
 Exit status: 0 pass, 1 fail (every failed check listed).
 
@@ -17,9 +18,10 @@ import subprocess
 import sys
 
 
-def entry(primitive, type_, op, competitor, n, us, mean_us=None):
+def entry(primitive, type_, op, competitor, n, us, mean_us=None, prefix="matrix"):
     """The mean and median aggregates of one benchmark (the mean deliberately off)."""
-    run = f"matrix/{primitive}/{type_}/{op}/{competitor}/n:{n}/min_time:0.005/repeats:5/manual_time"
+    run = (f"{prefix}/{primitive}/{type_}/{op}/{competitor}/n:{n}/min_time:0.005/repeats:5/"
+           "manual_time")
     return [{"name": f"{run}_{agg}", "run_name": run, "run_type": "aggregate", "repetitions": 5,
              "aggregate_name": agg, "real_time": t, "cpu_time": t, "time_unit": "us"}
             for agg, t in (("mean", mean_us or us * 1.5), ("median", us))]
@@ -45,7 +47,32 @@ def fixture():
     b.append({"name": run, "run_name": run, "run_type": "iteration", "error_occurred": True,
               "error_message": "wrong scan: 3 of 65536 elements differ"})
     b += entry("inclusive_scan", "affine_f64", "affine_compose", "cub", 1 << 16, 30.0)
+    # device time (matrix_device/): 6/8 = 0.75 at 2^16, 350/280 = 1.25 at 2^28
+    b += entry("reduce", "int32", "plus", "parprim", 1 << 16, 8.0, prefix="matrix_device")
+    b += entry("reduce", "int32", "plus", "cub", 1 << 16, 6.0, prefix="matrix_device")
+    b += entry("reduce", "int32", "plus", "parprim", 1 << 28, 280.0, prefix="matrix_device")
+    b += entry("reduce", "int32", "plus", "cub", 1 << 28, 350.0, prefix="matrix_device")
     return {"context": {"host_name": "fixture"}, "benchmarks": b}
+
+
+def check_table(script, option, path, want, rows):
+    """`script option path`: exits 0 and prints every line of `want` and `rows` table rows
+    (header and rule included)."""
+    proc = subprocess.run([sys.executable, script, option, path], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+    failures = [] if proc.returncode == 0 else [f"{option}: exit {proc.returncode}: {proc.stderr}"]
+    lines = proc.stdout.splitlines()
+    failures += [f"{option}: missing line: {w}" for w in want if w not in lines]
+    if sum(1 for line in lines if line.startswith("| ")) != rows:
+        failures.append(f"{option}: expected {rows} table lines (header and rule included)")
+    return failures
+
+
+def check_device(script, path):
+    """--device: only the matrix_device/ rows."""
+    return check_table(script, "--device", path,
+                       ["| primitive | type | op | 2^16 | 2^28 |",
+                        "| reduce | int32 | plus | **0.75** | 1.25 |"], 3)
 
 
 EXPECTED = [
@@ -81,18 +108,10 @@ def check_cpu(script, work):
     path = os.path.join(work, "cpu.json")
     with open(path, "w") as f:
         json.dump({"context": {}, "benchmarks": b}, f)
-    proc = subprocess.run([sys.executable, script, "--cpu", path], stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
-    failures = [] if proc.returncode == 0 else [f"--cpu: exit {proc.returncode}: {proc.stderr}"]
-    lines = proc.stdout.splitlines()
-    for want in ["| primitive | type | threads | 2^20 | 2^28 |",
-                 "| reduce | int32 | 1 thread | 1.50 | - |",
-                 "| scan | float64 | 2 threads | - | **0.80** |"]:
-        if want not in lines:
-            failures.append(f"--cpu: missing line: {want}")
-    if sum(1 for line in lines if line.startswith("| ")) != 4:
-        failures.append("--cpu: expected a header, a rule and two rows")
-    return failures
+    return check_table(script, "--cpu", path,
+                       ["| primitive | type | threads | 2^20 | 2^28 |",
+                        "| reduce | int32 | 1 thread | 1.50 | - |",
+                        "| scan | float64 | 2 threads | - | **0.80** |"], 4)
 
 
 def main() -> int:
@@ -124,6 +143,7 @@ def main() -> int:
             data = f.read()
         if data[:8] != b"\x89PNG\r\n\x1a\n" or len(data) < 10_000:
             failures.append(f"heat map: not a plausible PNG ({len(data)} bytes)")
+    failures += check_device(a.script, path)
     failures += check_cpu(a.script, a.work)
     for f in failures:
         print("FAIL:", f)
