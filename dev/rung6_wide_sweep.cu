@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
+#include <cuda/functional>
 #include <parprim/parprim.hpp>
 #include <random>
 #include <vector>
@@ -126,6 +127,37 @@ void plain_double(std::size_t n, bool exclusive) {
   variant<tile6_prefetch, 7, 1>("plain f64, fixed tree only", sp, lib, cub);
 }
 
+/// Plain float64 minimum / maximum scans (the total order of parprim::minimum / maximum: its
+/// branch-free select holds more registers than a sum) at 7 tiles per SM (the library's cap for
+/// 8-byte plain scans: 32 registers) and fewer.
+template <class Op, class CubOp>
+void plain_double_extreme(std::size_t n, const char* name) {
+  std::mt19937_64 rng(std::random_device{}());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> h(n);
+  for (auto& x : h) x = u(rng);
+  pp::device_buffer<double> in(h), out(n);
+  const auto run_lib = [&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), Op{}); };
+  run_lib();
+  std::vector<double> lib(n);
+  cudaMemcpy(lib.data(), out.data(), n * 8, cudaMemcpyDeviceToHost);
+  std::size_t tb = 0;
+  cub::DeviceScan::InclusiveScan(nullptr, tb, in.data(), out.data(), CubOp{}, (int)n);
+  void* tmp = nullptr;
+  cudaMalloc(&tmp, tb);
+  const float cub = time_us(
+      [&] { cub::DeviceScan::InclusiveScan(tmp, tb, in.data(), out.data(), CubOp{}, (int)n); });
+  cudaFree(tmp);
+  const float libt = time_us(run_lib);
+  std::printf("float64 inclusive %s n=2^%d: CUB %.1f, library %.1f (%.3fx)\n", name,
+              __builtin_ctzll(n), cub, libt, cub / libt);
+  using P = ppc::plain_problem<double, double, Op>;
+  const P sp{in.data(), out.data(), n, Op{}, false, {}};
+  variant<tile6_prefetch, 7>(name, sp, lib, cub);
+  variant<tile6_prefetch, 6>(name, sp, lib, cub);
+  variant<tile6_prefetch, 5>(name, sp, lib, cub);
+}
+
 void affine_maps(std::size_t n, unsigned seg) {
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<double> u(0.5, 1.5);
@@ -186,8 +218,17 @@ void affine_maps(std::size_t n, unsigned seg) {
 }
 
 int main() {
-  // WIDE_SWEEP_ONLY=segmented: the segmented float64 cases alone
+  // WIDE_SWEEP_ONLY=segmented: the segmented float64 cases alone; =extreme: the plain float64
+  // minimum / maximum scans alone
   const char* only = std::getenv("WIDE_SWEEP_ONLY");
+  if (only != nullptr && std::strcmp(only, "extreme") == 0) {
+    for (const int log2 : {27, 24, 20}) {
+      plain_double_extreme<pp::maximum, ::cuda::maximum<>>(std::size_t(1) << log2, "max");
+      plain_double_extreme<pp::minimum, ::cuda::minimum<>>(std::size_t(1) << log2, "min");
+    }
+    std::printf("failures: %d\n", failures);
+    return failures != 0;
+  }
   const bool all = only == nullptr || std::strcmp(only, "segmented") != 0;
   segmented_double(std::size_t(1) << 27, 1024);
   segmented_double(std::size_t(1) << 27, 0);

@@ -49,8 +49,17 @@
 #include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
 #include <parprim/backends/cuda/warp/warp_scan.cuh>
+#include <parprim/operators.hpp>
 
 namespace parprim::detail::cuda {
+
+/// \brief parprim::minimum or maximum on double: their total order (NaNs, signed zeros) is a
+/// branch-free select on the values and their bits, which needs more registers than a sum
+/// (tile_shared_bulk::min_blocks_per_sm).
+template <class Op, class V>
+inline constexpr bool double_extreme_v = std::is_same_v<V, double> &&
+                                         (std::is_same_v<Op, parprim::minimum> ||
+                                          std::is_same_v<Op, parprim::maximum>);
 
 /// \brief Whether problem `P` (input type `In`) can use tile_shared_bulk: elements are 4-, 8-
 /// or 16-byte trivially copyable types (user structs too: a thread-serial fold costs one operator
@@ -117,11 +126,17 @@ struct tile_shared_bulk {
   /// (dev/rung6_wide_sweep.cu, look-back waits {3200, 800}) with 3, 4 and 5 tiles: plain
   /// 2,278, 1,855 and 1,818 us (5 spills 8 bytes; rung 5's register tile 3,111, CUB 3,711);
   /// segmented 3,045, 2,798 and 3,203 us (rung 5 4,383, CUB's InclusiveScanByKey 3,737).
+  /// Plain double minimum / maximum (the total order's branch-free select, NaNs and signed
+  /// zeros: double_extreme_v) take 6 tiles (40 registers): at 7 (32 registers) maximum spilled
+  /// 16 bytes. H100, 2^27 inclusive scans (dev/rung6_wide_sweep.cu, WIDE_SWEEP_ONLY=extreme):
+  /// maximum 799-802 us at 7 tiles, 742-749 at 6, 740-744 at 5 (CUB 804); minimum 750, 743,
+  /// 742-745 (CUB 810); at 2^24 6 tiles within 3 % of 7 either way.
   static constexpr unsigned min_blocks_per_sm =
       BlockSize != 256 || Chunks != 7 ? 0u
       : narrow                        ? 233472u / (tile_bytes + narrow_bytes + 1152u)
       : sizeof(E) == 16               ? 4u
-      : !segmented                    ? 7u
+      : !segmented
+          ? (double_extreme_v<typename Problem::op_type, typename Problem::value_type> ? 6u : 7u)
       : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
           ? 6u
           : 5u;
