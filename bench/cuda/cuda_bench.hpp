@@ -101,29 +101,6 @@ cudaStream_t bench_stream();
 /// \brief Whether a GPU is present; benchmarks skip with an error message otherwise.
 bool have_gpu();
 
-/// \brief The timed loop: `call(next++)` (rotation k = next) bracketed by CUDA events on the
-/// bench stream, each iteration's manual time the events' interval (`call` returns after its
-/// work is enqueued or done; the stop event is recorded after it returns).
-template <class Call>
-void time_rotations(benchmark::State& state, std::size_t& next, Call call) {
-  const cudaStream_t stream = bench_stream();
-  cudaEvent_t start, stop;
-  cudaEventCreate(&start);
-  cudaEventCreate(&stop);
-  for (auto _ : state) {
-    const std::size_t k = next++;
-    cudaEventRecord(start, stream);
-    call(k);
-    cudaEventRecord(stop, stream);
-    cudaEventSynchronize(stop);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, start, stop);
-    state.SetIterationTime(static_cast<double>(ms) * 1e-3);
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-}
-
 /// \brief The stream gate of the device-time benchmarks (stream_gate.cu): `gate_close(s)`
 /// enqueues a kernel that holds stream `s` until `gate_open()` (or 0.2 s, counted by
 /// `gate_timeouts()`), so that what is enqueued behind it runs back to back on the GPU, without
@@ -135,15 +112,19 @@ bool gate_close(cudaStream_t stream);
 void gate_open();
 int gate_timeouts();
 
-/// \brief The device-time loop: each iteration closes the gate, records the start event,
-/// enqueues `call(next++)` (which must not wait for the GPU), records the stop event, opens
-/// the gate and waits for the stop event; its manual time is the events' interval: the GPU's
-/// time for the enqueued work alone. Returns false (and skips the benchmark) when the gate is
-/// missing or fails; the counter `gate_timeouts` says how many iterations the gate gave up on
-/// (their time then includes host time; it should be 0).
+/// \brief The timed loop: `call(next++)` (rotation k = next) bracketed by CUDA events on the
+/// bench stream, each iteration's manual time the events' interval (`call` returns after its
+/// work is enqueued or done; the stop event is recorded after it returns).
+///
+/// `behind_gate` (device time): each iteration first closes the stream gate and opens it once
+/// the stop event is enqueued, so the interval is the GPU's time for the enqueued work alone;
+/// `call` must then not wait for the GPU. The counter `gate_timeouts` says how many iterations
+/// the gate gave up on (their time includes host time; it should be 0). Returns false (and
+/// skips the benchmark) when the gate is missing or fails; the stream is synchronised on return.
 template <class Call>
-bool time_rotations_on_device(benchmark::State& state, std::size_t& next, Call call) {
-  if (!gate_ready()) {
+bool time_rotations(benchmark::State& state, std::size_t& next, Call call,
+                    bool behind_gate = false) {
+  if (behind_gate && !gate_ready()) {
     state.SkipWithError("cudaHostAlloc (mapped) failed: no stream gate");
     return false;
   }
@@ -151,11 +132,11 @@ bool time_rotations_on_device(benchmark::State& state, std::size_t& next, Call c
   cudaEvent_t start, stop;
   cudaEventCreate(&start);
   cudaEventCreate(&stop);
-  const int timeouts_before = gate_timeouts();
+  const int timeouts_before = behind_gate ? gate_timeouts() : 0;
   bool ok = true;
   for (auto _ : state) {
     const std::size_t k = next++;
-    if (!gate_close(stream)) {
+    if (behind_gate && !gate_close(stream)) {
       state.SkipWithError("gate kernel launch failed");
       ok = false;
       break;
@@ -163,14 +144,16 @@ bool time_rotations_on_device(benchmark::State& state, std::size_t& next, Call c
     cudaEventRecord(start, stream);
     call(k);
     cudaEventRecord(stop, stream);
-    gate_open();
+    if (behind_gate) gate_open();
     cudaEventSynchronize(stop);
     float ms = 0;
     cudaEventElapsedTime(&ms, start, stop);
     state.SetIterationTime(static_cast<double>(ms) * 1e-3);
   }
-  cudaStreamSynchronize(stream);
-  state.counters["gate_timeouts"] = static_cast<double>(gate_timeouts() - timeouts_before);
+  if (behind_gate) {
+    cudaStreamSynchronize(stream);
+    state.counters["gate_timeouts"] = static_cast<double>(gate_timeouts() - timeouts_before);
+  }
   cudaEventDestroy(start);
   cudaEventDestroy(stop);
   return ok;

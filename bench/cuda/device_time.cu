@@ -83,9 +83,9 @@ void run_device(benchmark::State& state, std::size_t n, std::size_t out_bytes, d
     error = check(out.p);
   if (!error.empty()) {
     state.SkipWithError(error.c_str());
-  } else if (time_rotations_on_device(state, next, [&](std::size_t k) {
-               enqueue(in.buffers[k % in.buffers.size()], out.p);
-             })) {
+  } else if (time_rotations(
+                 state, next,
+                 [&](std::size_t k) { enqueue(in.buffers[k % in.buffers.size()], out.p); }, true)) {
     error = check(out.p);  // the last timed call's result (the loop synchronised)
     if (!error.empty()) state.SkipWithError(error.c_str());
   }

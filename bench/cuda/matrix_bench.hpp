@@ -28,11 +28,11 @@
 ///   matrix_device/<primitive>/<type>/<op>/<competitor>/n:<N>/manual_time
 ///
 ///   the same cells in device time: the GPU's time for the enqueued work alone, behind the stream
-///   gate of cuda_bench.hpp (time_rotations_on_device; no host launch gaps, no synchronisation
-///   or copy of the result inside the interval): parprim with a `nosync()` policy (reduce through
-///   reduce_into, the result in device memory), CUB without the copy and the synchronisation.
-///   Counter `gate_timeouts` (should be 0). Filter with --benchmark_filter='^matrix_device/';
-///   `bench/tables/matrix_table.py --device` tables them.
+///   gate of cuda_bench.hpp (time_rotations behind the gate; no host launch gaps, no
+///   synchronisation or copy of the result inside the interval): parprim with a `nosync()` policy
+///   (reduce through reduce_into, the result in device memory), CUB without the copy and the
+///   synchronisation. Counter `gate_timeouts` (should be 0). Filter with
+///   --benchmark_filter='^matrix_device/'; `bench/tables/matrix_table.py --device` tables them.
 ///
 /// Reduce and the exclusive scans start from the operator's identity on the built-in types (0,
 /// the largest value, the lowest value) and from {+inf, UINT32_MAX} / {1, 0} for the structs;
@@ -182,13 +182,14 @@ struct matrix_args {
   Out* out = nullptr;                   ///< scans: n outputs
   std::size_t n = 0;
   Out init{};
-  /// Device time (matrix_device/ rows): enqueue only, never wait for the GPU; reduce writes its
-  /// result to `result` (device memory) instead of returning it.
+  /// Device time (matrix_device/ rows): enqueue only, never wait for the GPU; reduce then
+  /// leaves its result in `result` instead of returning it.
   bool device_only = false;
-  Out* result = nullptr;
+  Out* result = nullptr;  ///< reduce: device memory for the result (matrix_device_result)
 };
 
-/// \brief 64 bytes of device memory for the device-time reductions' result (allocated once).
+/// \brief 64 bytes of device memory for a reduction's result (allocated once): where CUB's
+/// reduce writes before its copy to the host, and both competitors' device-time reduce.
 inline void* matrix_device_result() {
   static void* p = [] {
     void* q = nullptr;
@@ -217,7 +218,7 @@ std::string matrix_check(matrix_primitive p, const matrix_args<In, Out>& a, cons
 
 /// \brief The timing loop of one cell: checks, then times `call` over the rotated inputs: the
 /// synchronous call (`device` false), or the GPU's time for the enqueued work alone behind the
-/// stream gate (`device` true; time_rotations_on_device).
+/// stream gate (`device` true).
 template <class In, class Out, class Op, matrix_primitive P>
 void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
                 Out (*call)(const matrix_args<In, Out>&), bool device = false) {
@@ -243,7 +244,7 @@ void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
   }
   const Out init = matrix_init<Out, Op>();
   Out* const result = static_cast<Out*>(matrix_device_result());
-  if (device && !scan && result == nullptr) {
+  if (!scan && result == nullptr) {
     state.SkipWithError("cudaMalloc failed");
     return;
   }
@@ -279,9 +280,8 @@ void run_matrix(benchmark::State& state, std::size_t n, std::size_t length,
     state.SkipWithError(error.c_str());
     return;
   }
-  if (!device)
-    time_rotations(state, next, [&](std::size_t k) { parprim_bench::keep(call(args(k))); });
-  else if (!time_rotations_on_device(state, next, [&](std::size_t k) { (void)call(args(k)); }))
+  if (!time_rotations(
+          state, next, [&](std::size_t k) { parprim_bench::keep(call(args(k))); }, device))
     return;
   if (scan) {
     error = matrix_check<In, Out, Op>(P, args(next - 1), first);

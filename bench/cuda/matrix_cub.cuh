@@ -35,15 +35,14 @@ auto op() {
     return Op{};
 }
 
-/// \brief CUB's device result and the pinned host slot it is copied to (64 bytes each).
-inline void* result_slot(bool host) {
-  static void* device = nullptr;
-  static void* pinned = nullptr;
-  if (device == nullptr) {
-    cudaMalloc(&device, 64);
-    cudaMallocHost(&pinned, 64);
-  }
-  return host ? pinned : device;
+/// \brief The pinned host slot CUB's reduce result is copied to (64 bytes; its device result
+/// is `matrix_args::result`).
+inline void* pinned_result() {
+  static void* pinned = [] {
+    void* p = nullptr;
+    return cudaMallocHost(&p, 64) == cudaSuccess ? p : nullptr;
+  }();
+  return pinned;
 }
 
 /// \brief Runs a CUB entry point twice: the size query and the call (`f(temp, bytes)`).
@@ -64,7 +63,7 @@ Out cub_call(const matrix_args<In, Out>& a) {
   constexpr bool plus = std::is_same_v<Op, parprim::plus>;
   Out result{};
   if constexpr (P == matrix_primitive::reduce) {
-    Out* d = a.device_only ? a.result : static_cast<Out*>(m::result_slot(false));
+    Out* d = a.result;
     m::twice([&](void* t, std::size_t& b) {
       if constexpr (plus)
         cub::DeviceReduce::Sum(t, b, a.x, d, n, s);
@@ -76,9 +75,9 @@ Out cub_call(const matrix_args<In, Out>& a) {
         cub::DeviceReduce::Reduce(t, b, a.x, d, n, Op{}, a.init, s);
     });
     if (a.device_only) return result;
-    cudaMemcpyAsync(m::result_slot(true), d, sizeof(Out), cudaMemcpyDeviceToHost, s);
+    cudaMemcpyAsync(m::pinned_result(), d, sizeof(Out), cudaMemcpyDeviceToHost, s);
     cudaStreamSynchronize(s);
-    result = *static_cast<const Out*>(m::result_slot(true));
+    result = *static_cast<const Out*>(m::pinned_result());
   } else {
     m::twice([&](void* t, std::size_t& b) {
       if constexpr (P == matrix_primitive::inclusive) {
