@@ -1,10 +1,11 @@
 // Scratch: segmented_reduce with CSR offsets (kernels/segment_tiles.cuh), int32 values and
-// offsets at 2^28 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
+// offsets at 2^28, 2^26 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
 // "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
-// with dev/base_segment_tiles.cuh beside this file (an earlier commit's segment_tiles.cuh with its
+// with dev/base_segment_tiles.cuh beside this file (73bf0e6's segment_tiles.cuh with its
 // namespace renamed to parprim::detail::cuda::base_segments, made by hand and not kept), that
-// kernel file's steps in the same rounds; then each step of the library's call timed alone
-// (CUDA events around each launch). Results bitwise against the library's call. Not part of the
+// kernel file's steps in the same rounds; then parts of the library's call timed alone (CUDA
+// events around each), and the one pass at several spans beside the three steps. Results bitwise
+// against the library's call. Not part of the
 // build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
 #include <cub/device/device_segmented_reduce.cuh>
 
@@ -83,50 +84,59 @@ std::vector<std::int32_t> make_offsets(std::size_t n, std::size_t length) {
   return o;
 }
 
-/// The new driver's steps, each timed alone (us): check, first segments, tiles, scan, close.
+/// The library's call in parts, each timed alone (us): the check by itself (an enqueue-only
+/// call's), locate_tiles with the check and without, and the call on offsets already checked
+/// (locate_tiles without the check, the tile kernel, the wait) beside the call that checks.
 void steps(const int* in, std::size_t n, const std::int32_t* begins, std::size_t k, int* out) {
   ppc::launch_options o{};
   const seg::offset_heads<std::int32_t> heads{begins, k};
   const std::size_t tiles = seg::tile_count(n);
   pp::device_buffer<std::size_t> first(tiles + 1);
-  pp::device_buffer<seg::open_segment<int>> tails(tiles);
-  pp::device_buffer<seg::tile_lead<int>> leads(tiles);
-  const pp::plus op{};
+  pp::device_buffer<unsigned> verdict(1);
   const float check = time_us(
       [&] { ppc::check_segment_offsets<std::int32_t>(o, begins, k, n, "segmented_reduce"); });
-  const float f = time_us([&] {
-    ppc::launch(seg::tile_first_segments<std::int32_t>, seg::helper_grid(tiles + 1, 0),
-                seg::helper_block, 0, nullptr, heads, tiles, first.data());
-  });
-  const float t = time_us([&] {
-    ppc::launch(seg::reduce_tiles<std::int32_t, int, int, pp::plus>, tiles, seg::tile_block, 0,
-                nullptr, heads, in, n, out, 0, op, first.data(), tails.data(), leads.data());
-  });
-  const float t5 = time_us([&] {
-    ppc::launch(seg::reduce_tiles<std::int32_t, int, int, pp::plus, 5>, tiles, seg::tile_block, 0,
-                nullptr, heads, in, n, out, 0, op, first.data(), tails.data(), leads.data());
-  });
-  const seg::open_segment_op<pp::plus> sop{op};
-  const float s = time_us([&] {
-    ppc::scan<pp::cuda_scan_rung::decoupled_look_back, seg::open_segment<int>,
-              seg::open_segment<int>, seg::open_segment_op<pp::plus>>(
-        seg::enqueue_only(o), tails.data(), tails.data(), tiles, ppc::scan_kind::inclusive, nullptr,
-        nullptr, sop);
-  });
-  const float c = time_us([&] {
-    ppc::launch(seg::close_tiles<std::int32_t, int, pp::plus>,
-                seg::helper_grid(tiles > k ? tiles : k, 0), seg::helper_block, 0, nullptr, heads,
-                tails.data(), leads.data(), tiles, out, 0, op);
-  });
+  const auto locate = [&](bool with_check) {
+    return time_us([&] {
+      ppc::launch(seg::locate_tiles<std::int32_t>,
+                  seg::helper_grid((with_check && k > tiles ? k : tiles) + 1, 0), seg::helper_block,
+                  0, nullptr, heads, n, tiles, first.data(), with_check, verdict.data(), 1u);
+    });
+  };
+  const float l_checked = locate(true), l_plain = locate(false);
+  const auto call = [&](bool checked) {
+    return time_us([&] {
+      ppc::reduce_offset_segments<std::int32_t, int, int, pp::plus>(o, in, n, begins, k, out, 0,
+                                                                    pp::plus{}, checked);
+    });
+  };
+  const float c_checking = call(false), c_checked = call(true);
   std::printf(
-      "    steps: check %.1f, first %.1f, tiles %.1f (5 a SM: %.1f), scan %.1f, close "
-      "%.1f us\n",
-      check, f, t, t5, s, c);
+      "    parts: check alone %.1f, locate %.1f (without the check %.1f), call %.1f (on checked "
+      "offsets %.1f) us\n",
+      check, l_checked, l_plain, c_checking, c_checked);
+  // the spans and look-back delays of the one pass, and the three steps (the call on checked
+  // offsets); the library's choice marked
+  const seg::offset_span_plan chosen = seg::plan_offset_spans(tiles, 0);
+  const auto run = [&](const seg::offset_span_plan& plan) {
+    return time_us([&] {
+      seg::reduce_offsets<std::int32_t, int, int, pp::plus>(o, 0, heads, in, n, out, 0, pp::plus{},
+                                                            false, &plan);
+    });
+  };
+  const ppc::look_back_delays delays[] = {ppc::look_back_tuning::no_sleep, {400, 200, 400}};
+  for (unsigned per : {1u, 4u, 8u, 16u, 32u}) {
+    std::printf("    one pass, tiles a span %2u:", per);
+    for (const auto& d : delays)
+      std::printf("  {%u, %u} %7.1f", d.first_ns, d.pause_ns, run({tiles, per, d, true}));
+    std::printf("%s\n", chosen.one_pass && per == chosen.tiles_per_span ? "  (chosen)" : "");
+  }
+  std::printf("    three steps: %7.1f%s\n", run({tiles, 1, delays[0], false}),
+              chosen.one_pass ? "" : "  (chosen)");
 }
 
 int main() {
   std::mt19937_64 rng(std::random_device{}());
-  for (std::size_t n : {std::size_t{1} << 28, std::size_t{1} << 24}) {
+  for (std::size_t n : {std::size_t{1} << 28, std::size_t{1} << 26, std::size_t{1} << 24}) {
     const int copies = n > (std::size_t{1} << 26) ? 1 : 4;  // rotated values: together > 3x L2
     std::vector<int> x(n);
     for (auto& v : x) v = int(rng() % 17) - 8;
@@ -186,7 +196,10 @@ int main() {
       ok = ok && got == want;
 #endif
       failures += ok ? 0 : 1;
-      std::printf("n = 2^%d, segments of %s (k = %zu)%s\n", n == (std::size_t{1} << 28) ? 28 : 24,
+      std::printf("n = 2^%d, segments of %s (k = %zu)%s\n",
+                  n == (std::size_t{1} << 28)   ? 28
+                  : n == (std::size_t{1} << 26) ? 26
+                                                : 24,
                   len == 0   ? "mixed"
                   : len == n ? "n"
                              : std::to_string(len).c_str(),

@@ -7,8 +7,10 @@
 /// reduce, in one pass (kernels/segments_look_back.cuh; `counts_while_reducing`), when `out`
 /// has room for n results, and count them first otherwise. The scans by key make the runs'
 /// head flags in a temporary and run the segmented scan of rung `S`. The head-flag and key
-/// forms wait for the GPU (they return the count), and so does the check of offsets, before
-/// anything is written; the rest follows the policy (`nosync` returns once enqueued). A plain C++
+/// forms wait for the GPU (they return the count) before anything is written. Offsets are
+/// checked in the reduction's own pass by a synchronous call (nothing is written when they
+/// fail; it raises after its wait), and before anything is enqueued by a `nosync` one, which
+/// then returns once enqueued, as the other calls do. A plain C++
 /// translation unit calls the combinations precompiled in `parprim::cuda` (built-in values and
 /// operators as for reduce; keys and offsets of int32_t, int64_t or uint64_t); others need nvcc.
 /// parprim::exact_plus on float or double (the operator `exact_sum<F>`, an init as its
@@ -103,10 +105,7 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
   template <class In, class I, class T, class Op>
   static void reduce_offsets(const policy_type& policy, device_span<const In> in,
                              device_span<const I> offsets, device_span<T> out, T init, Op op) {
-    check_cuda_segment_types<I, In, T, Op>();
-    cuda::reduce_offset_segments<I, In, T, Op>(cuda::options_of(policy), in.data(), in.size(),
-                                               offsets.data(), offsets.size() - 1, out.data(), init,
-                                               op);
+    reduce_offsets_of<true>(policy, in, offsets, out, init, op);
   }
 
   template <class In, class I, class F>
@@ -116,6 +115,34 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
     check_cuda_exact_segment_types<I, In, F>();
     cuda::exact_offset_segments<I, In, F>(cuda::options_of(policy), in.data(), in.size(),
                                           offsets.data(), offsets.size() - 1, out.data(), init);
+  }
+
+  /// The check of the offsets in the reduction's own pass (a synchronous call then waits once).
+  static constexpr bool checks_offsets_while_reducing = true;
+
+  template <class In, class I, class T, class Op>
+  static void reduce_offsets_checking(const policy_type& policy, device_span<const In> in,
+                                      device_span<const I> offsets, device_span<T> out, T init,
+                                      Op op) {
+    reduce_offsets_of<false>(policy, in, offsets, out, init, op);
+  }
+
+  template <class In, class I, class F>
+  static void reduce_offsets_checking(const policy_type& policy, device_span<const In> in,
+                                      device_span<const I> offsets, device_span<F> out,
+                                      exact_accumulator<F> init, exact_sum<F> op) {
+    check_offsets(policy, offsets, in.size(), "segmented_reduce");
+    reduce_offsets(policy, in, offsets, out, init, op);
+  }
+
+ private:
+  template <bool Checked, class In, class I, class T, class Op>
+  static void reduce_offsets_of(const policy_type& policy, device_span<const In> in,
+                                device_span<const I> offsets, device_span<T> out, T init, Op op) {
+    check_cuda_segment_types<I, In, T, Op>();
+    cuda::reduce_offset_segments<I, In, T, Op>(cuda::options_of(policy), in.data(), in.size(),
+                                               offsets.data(), offsets.size() - 1, out.data(), init,
+                                               op, Checked);
   }
 };
 

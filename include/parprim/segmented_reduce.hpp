@@ -187,11 +187,18 @@ void segmented_reduce(const Policy& policy, const InputRange& in,
     const acc_t start = static_cast<acc_t>(std::move(init));
     const OffsetSpan& begins = begin_offsets.begins;
     detail::check_offset_reduce_args(input, begins, output, "segmented_reduce", op, start);
-    impl::check_offsets(policy, begins, input.size(), "segmented_reduce");
-    detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
-      impl::reduce_offsets(policy, input, begins, results, detail::backend_init<BinaryOp>(start),
-                           backend_op);
-    });
+    if constexpr (detail::checks_offsets_while_reducing_v<impl>) {
+      detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+        impl::reduce_offsets_checking(policy, input, begins, results,
+                                      detail::backend_init<BinaryOp>(start), backend_op);
+      });
+    } else {
+      impl::check_offsets(policy, begins, input.size(), "segmented_reduce");
+      detail::routed_per_segment(output, output.size(), op, [&](auto results, auto backend_op) {
+        impl::reduce_offsets(policy, input, begins, results, detail::backend_init<BinaryOp>(start),
+                             backend_op);
+      });
+    }
   }
 }
 

@@ -345,6 +345,44 @@ TEST(CudaPerSegmentLarge, Int32PlusEveryCall) {
       {n}, {call_shape::segmented_reduce, call_shape::reduce_by_key, call_shape::scans_by_key});
 }
 
+/// \brief segmented_reduce with int64 offsets (three of the segments empty) of `Case` at n
+/// elements: random heads (density 1/3), segments of 1024 and power-law lengths.
+template <class Case>
+void offsets_at(std::size_t n) {
+  using In = typename Case::in_t;
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  SCOPED_TRACE(std::string(Case::name) + ", n = " + std::to_string(n));
+  pt::rng_t r = pt::make_rng(seed, n);
+  const std::vector<In> in = pt::make_input<Case>(r, n);
+  const typename Case::acc_t init = Case::init(r);
+  guarded_device_buffer<In> d_in;
+  d_in.fill(in);
+  for (const segmentation& seg : segmentations(seed, n)) {
+    if (seg.name != pt::density_name(pt::density::third) && seg.name != "segments of length 1024" &&
+        seg.name.rfind("power-law", 0) != 0)
+      continue;
+    SCOPED_TRACE("segments: " + seg.name);
+    const guarded_device_buffer<std::uint8_t> no_flags;
+    const segment_data<Case> s{in, d_in, init, seg.flags, no_flags, pt::segment_begins(seg.flags)};
+    pt::rng_t kr = pt::make_rng(seed, n, 77);
+    ASSERT_NO_FATAL_FAILURE((check_offsets<Case, std::int64_t>(s, kr, 3)));
+  }
+}
+
+/// Offsets past one wave of blocks: the one pass's blocks walk spans of several tiles (the last
+/// one short) at 2^22 + 5 elements, and the three steps take over at 2^26 + 3 (above 16 tiles a
+/// block on every GPU of up to 256 SMs); a non-commutative operator on 16-byte values beside
+/// int32 sums.
+TEST(CudaPerSegmentLarge, OffsetsOfManyTiles) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  for (std::size_t n : {(std::size_t{1} << 22) + 5, (std::size_t{1} << 26) + 3}) {
+    if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+    ASSERT_NO_FATAL_FAILURE(offsets_at<Int32Plus>(n));
+    ASSERT_NO_FATAL_FAILURE(offsets_at<Affine64Compose>(n));
+  }
+}
+
 // --- errors -----------------------------------------------------------------------------------
 
 /// \brief `n` elements of poison in a guarded buffer (a fresh output).
@@ -429,18 +467,47 @@ void check_bad_offsets(const error_inputs& e) {
   SCOPED_TRACE(std::to_string(sizeof(I) * 8) + "-bit offsets");
   const std::size_t k = e.segments();
   const std::vector<I> good(e.begins.begin(), e.begins.end());
+  std::vector<float> as_float(e.in.begin(), e.in.end());
+  guarded_device_buffer<float> d_float_in;
+  d_float_in.fill(as_float);
+  // Each refusal three ways: a synchronous call (the check in the reduction's own pass, raised
+  // after the wait), an enqueue-only one (the check before anything is enqueued), exact_plus on
+  // floats (its own passes); the first two in the same words.
   const auto call = [&](const std::vector<I>& offsets, std::size_t room, const std::string& what) {
     guarded_device_buffer<I> d_offsets;
     d_offsets.fill(offsets);
-    auto out = poisoned_output<std::int64_t>(room);
+    std::string words[2];
+    for (int enqueue_only = 0; enqueue_only < 2; ++enqueue_only) {
+      auto out = poisoned_output<std::int64_t>(room);
+      expect_refused(
+          what + (enqueue_only ? ", nosync" : ""),
+          [&] {
+            try {
+              if (enqueue_only)
+                parprim::segmented_reduce(parprim::cuda.nosync(), e.d_in.body(),
+                                          parprim::offsets(d_offsets.body()), out.body(),
+                                          std::int64_t{0}, parprim::plus{});
+              else
+                parprim::segmented_reduce(parprim::cuda, e.d_in.body(),
+                                          parprim::offsets(d_offsets.body()), out.body(),
+                                          std::int64_t{0}, parprim::plus{});
+            } catch (const parprim::invalid_argument& x) {
+              words[enqueue_only] = x.what();
+              throw;
+            }
+          },
+          out);
+    }
+    EXPECT_EQ(words[0], words[1]) << what;
+    auto float_out = poisoned_output<float>(room);
     expect_refused(
-        what,
+        what + ", exact_plus",
         [&] {
-          parprim::segmented_reduce(parprim::cuda, e.d_in.body(),
-                                    parprim::offsets(d_offsets.body()), out.body(), std::int64_t{0},
-                                    parprim::plus{});
+          parprim::segmented_reduce(parprim::cuda, d_float_in.body(),
+                                    parprim::offsets(d_offsets.body()), float_out.body(), 0.0f,
+                                    parprim::exact_plus{});
         },
-        out);
+        float_out);
   };
   call({}, 0, "no offsets");
   call(good, k - 1, "out of k - 1 elements");
@@ -468,6 +535,77 @@ TEST(CudaPerSegmentErrors, BadOffsets) {
   ASSERT_GT(e.segments(), 3u);
   check_bad_offsets<std::int32_t>(e);
   check_bad_offsets<std::uint64_t>(e);
+}
+
+/// Bad offsets where the three steps reduce (2^26 + 3 elements): refused, nothing written, in
+/// the words of a small call.
+TEST(CudaPerSegmentErrorsLarge, BadOffsetsOfManyTiles) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 26) + 3;
+  if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  pt::rng_t r = pt::make_rng(seed, n);
+  guarded_device_buffer<std::int32_t> d_in;
+  d_in.fill(pt::make_input<Int32Plus>(r, n));
+  std::vector<std::int64_t> offsets;
+  for (std::size_t at = 0; at < n; at += 1000 + r() % 100)
+    offsets.push_back(static_cast<std::int64_t>(at));
+  offsets.push_back(static_cast<std::int64_t>(n));
+  const std::size_t k = offsets.size() - 1;
+  for (std::size_t j : {std::size_t{1}, k / 2, k - 2}) {
+    std::vector<std::int64_t> bad = offsets;
+    std::swap(bad[j], bad[j + 1]);
+    guarded_device_buffer<std::int64_t> d_offsets;
+    d_offsets.fill(bad);
+    for (bool enqueue_only : {false, true}) {
+      auto out = poisoned_output<std::int64_t>(k);
+      expect_refused(
+          "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease" +
+              (enqueue_only ? ", nosync" : ""),
+          [&] {
+            if (enqueue_only)
+              parprim::segmented_reduce(parprim::cuda.nosync(), d_in.body(),
+                                        parprim::offsets(d_offsets.body()), out.body(),
+                                        std::int64_t{0}, parprim::plus{});
+            else
+              parprim::segmented_reduce(parprim::cuda, d_in.body(),
+                                        parprim::offsets(d_offsets.body()), out.body(),
+                                        std::int64_t{0}, parprim::plus{});
+          },
+          out);
+    }
+  }
+}
+
+/// Offsets of no elements: they must be all 0, with one segment or none.
+TEST(CudaPerSegmentErrors, BadOffsetsOfNoElements) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  guarded_device_buffer<std::int32_t> none;
+  none.fill(std::vector<std::int32_t>{});
+  for (const auto& [offsets, what] :
+       {std::pair{std::vector<std::int64_t>{1}, "offsets {1}"},
+        std::pair{std::vector<std::int64_t>{0, 0, 1}, "offsets {0, 0, 1}"},
+        std::pair{std::vector<std::int64_t>{0, 2, 0}, "offsets {0, 2, 0}"}}) {
+    guarded_device_buffer<std::int64_t> d_offsets;
+    d_offsets.fill(offsets);
+    auto out = poisoned_output<std::int32_t>(offsets.size() - 1);
+    expect_refused(
+        what,
+        [&] {
+          parprim::segmented_reduce(parprim::cuda, none.body(), parprim::offsets(d_offsets.body()),
+                                    out.body(), 0, parprim::plus{});
+        },
+        out);
+  }
+  guarded_device_buffer<std::int64_t> d_offsets;  // and good ones: every segment gets init
+  d_offsets.fill(std::vector<std::int64_t>(5, 0));
+  guarded_device_buffer<std::int32_t> out;
+  out.poison(4);
+  parprim::segmented_reduce(parprim::cuda, none.body(), parprim::offsets(d_offsets.body()),
+                            out.body(), 7, parprim::plus{});
+  EXPECT_TRUE(device_unchanged(out, std::vector<std::int32_t>(4, 7)))
+      << "segments of no elements, init 7";
 }
 
 // --- a stream of the caller's -----------------------------------------------------------------

@@ -98,31 +98,137 @@ std::size_t reduce_counted(const launch_options& options, int device, Heads head
   return segments;
 }
 
-/// \brief The offsets' steps 1-3 (kernels/segment_tiles.cuh) on the stream, then the call's end
-/// (wait unless nosync).
+/// \brief How the offsets' tiles are reduced (kernels/segment_tiles.cuh): in one pass while one
+/// wave of blocks holds every span of at most 16 tiles (a block walks its span, so its
+/// look-back and the last wave's idle blocks are paid once), else in three steps. H100,
+/// int32 sums (dev/segments_offsets_sweep.cu): at 2^24 spans of 8 tiles took 46-77 us where
+/// the three steps took 50-81 (spans of 1 tile 63-98, of 32 tiles 64-135); at 2^26 the three
+/// steps took 116-210 us, the one pass 112-227 at 32 tiles a span (slower on short segments);
+/// at 2^28 the three steps won everywhere (segments of 32: 727 us against 826 at the best
+/// span; of 65536: 380 against 395). The look-back's waits moved the one pass by 1-3 %.
+inline offset_span_plan plan_offset_spans(std::size_t tiles, int device) {
+  const std::size_t resident = static_cast<std::size_t>(multiprocessor_count(device)) * 4;
+  std::size_t per = (tiles + resident - 1) / resident;
+  const bool one_pass = per <= 16;
+  per = per < 1 ? 1 : (per > 16 ? 16 : per);
+  return {tiles, static_cast<unsigned>(per),
+          look_back_tuning::sleeps((tiles + per - 1) / per) ? look_back_delays{400, 200, 400}
+                                                            : look_back_tuning::no_sleep,
+          one_pass};
+}
+
+/// \brief The temporary memory of an offsets call: `device_bytes` of scratch and the look-back's
+/// status words (`status_words` in `layout`), then the verdict word in a layout unit of its own
+/// past them (status memory: see offsets_verdict_bad), and the host slot for the refusal.
+class offsets_scratch {
+ public:
+  offsets_scratch(const launch_options& options, int device, std::size_t device_bytes,
+                  std::size_t status_words, unsigned layout)
+      : unit_(layout / sizeof(unsigned) > 0 ? layout / sizeof(unsigned) : 1),
+        verdict_at_((status_words + unit_ - 1) / unit_ * unit_),
+        scratch_(device, options.stream, options.memory, device_bytes, verdict_at_ + unit_, layout,
+                 true) {}
+  call_scratch& get() { return scratch_; }
+  unsigned* verdict() const { return scratch_.status() + verdict_at_; }
+  unsigned* refused() const { return static_cast<unsigned*>(scratch_.result_slot()); }
+  /// \brief The call's end: an enqueue-only call returns (true); else waits and returns
+  /// whether the offsets were accepted.
+  bool finish(const launch_options& options) {
+    if (!options.sync) {
+      finish_call(options, scratch_);
+      return true;
+    }
+    const auto stream = static_cast<cudaStream_t>(options.stream);
+    unsigned refusal = 0;
+    if (scratch_.host_slot() == nullptr)
+      PARPRIM_CUDA_CHECK(
+          cudaMemcpyAsync(&refusal, refused(), sizeof(refusal), cudaMemcpyDeviceToHost, stream));
+    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    scratch_.finished_cleanly();
+    if (scratch_.host_slot() != nullptr)
+      std::memcpy(&refusal, scratch_.host_slot(), sizeof(refusal));
+    return refusal == 0;
+  }
+
+ private:
+  std::size_t unit_;
+  std::size_t verdict_at_;
+  call_scratch scratch_;
+};
+
+/// \brief The three steps (kernels/segment_tiles.cuh), n > 0: locate_tiles, reduce_tiles, the
+/// look-back scan of the tails (rung 5's driver, on this call's scratch) and close_tiles.
 template <class I, class In, class T, class Op>
-void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
-                    std::size_t n, T* out, const T& init, Op op) {
+bool reduce_offsets_in_three_steps(const launch_options& options, int device, offset_heads<I> heads,
+                                   const In* in, std::size_t n, T* out, const T& init, Op op,
+                                   bool check) {
+  using V = open_segment<T>;
+  using P = plain_problem<V, V, open_segment_op<Op>>;
+  using D = typename scan_driver<cuda_scan_rung::decoupled_look_back, P>::type;
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
+  const D driver = make_driver<D>(tiles, device);
+  const std::size_t scan_bytes = align256(driver.scratch_bytes());
   const std::size_t first_bytes = align256((tiles + 1) * sizeof(std::size_t));
-  const std::size_t tail_bytes = align256(tiles * sizeof(open_segment<T>));
-  temp_block states(device, options.stream, options.memory,
-                    first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>));
-  auto* bytes = static_cast<char*>(states.get());
-  auto* first = reinterpret_cast<std::size_t*>(bytes);
-  auto* tails = reinterpret_cast<open_segment<T>*>(bytes + first_bytes);
-  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + first_bytes + tail_bytes);
-  launch(tile_first_segments<I>, helper_grid(tiles + 1, device), helper_block, 0, stream, heads,
-         tiles, first);
+  const std::size_t tail_bytes = align256(tiles * sizeof(V));
+  offsets_scratch scratch(options, device,
+                          scan_bytes + first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>),
+                          driver.status_words(), driver.status_layout());
+  call_scratch& cs = scratch.get();
+  auto* bytes = static_cast<unsigned char*>(cs.device_scratch());
+  auto* first = reinterpret_cast<std::size_t*>(bytes + scan_bytes);
+  auto* tails = reinterpret_cast<V*>(bytes + scan_bytes + first_bytes);
+  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + scan_bytes + first_bytes + tail_bytes);
+  launch(locate_tiles<I>, helper_grid((check && heads.k > tiles ? heads.k : tiles) + 1, device),
+         helper_block, 0, stream, heads, n, tiles, first, check, scratch.verdict(), cs.epoch());
   launch(reduce_tiles<I, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, init, op,
-         first, tails, leads);
-  const open_segment_op<Op> sop{op};
-  scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
-      enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr, sop);
+         first, tails, leads, scratch.verdict(), cs.epoch(), scratch.refused());
+  driver.enqueue(P{tails, tails, tiles, open_segment_op<Op>{op}, false, {}},
+                 scan_scratch{bytes, cs.status(), cs.ticket(), cs.epoch(), options.deterministic},
+                 stream);
   launch(close_tiles<I, T, Op>, helper_grid(tiles > heads.k ? tiles : heads.k, device),
-         helper_block, 0, stream, heads, tails, leads, tiles, out, init, op);
-  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+         helper_block, 0, stream, heads, tails, leads, tiles, out, init, op, scratch.verdict(),
+         cs.epoch());
+  return scratch.finish(options);
+}
+
+/// \brief The one pass (kernels/segment_tiles.cuh): locate_tiles, then reduce_offset_spans.
+template <class I, class In, class T, class Op>
+bool reduce_offsets_in_one_pass(const launch_options& options, int device, offset_heads<I> heads,
+                                const In* in, std::size_t n, T* out, const T& init, Op op,
+                                bool check, const offset_span_plan& plan) {
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  const std::size_t tiles = plan.tiles;
+  const look_back_memory<open_segment<T>> memory(plan.spans(), n, "per-segment reduction");
+  const std::size_t states_bytes = memory.scratch_bytes();
+  offsets_scratch scratch(options, device, states_bytes + (tiles + 1) * sizeof(std::size_t),
+                          memory.status_words(), memory.status_layout());
+  call_scratch& cs = scratch.get();
+  auto* first =
+      reinterpret_cast<std::size_t*>(static_cast<char*>(cs.device_scratch()) + states_bytes);
+  launch(locate_tiles<I>, helper_grid((check && heads.k > tiles ? heads.k : tiles) + 1, device),
+         helper_block, 0, stream, heads, n, tiles, first, check, scratch.verdict(), cs.epoch());
+  launch(reduce_offset_spans<I, In, T, Op>,
+         plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(device)) * 8),
+         tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
+         memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()), scratch.verdict(),
+         scratch.refused());
+  return scratch.finish(options);
+}
+
+/// \brief The offsets' reduction on the stream, then the call's end (wait unless nosync). With
+/// `check` (a synchronous call) locate_tiles checks the offsets too; when they fail the kernels
+/// write no result and this returns false after the wait (the caller then raises). Otherwise
+/// it returns true. `tuned`: dev/ sweeps' plan.
+template <class I, class In, class T, class Op>
+bool reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
+                    std::size_t n, T* out, const T& init, Op op, bool check,
+                    const offset_span_plan* tuned = nullptr) {
+  const offset_span_plan plan =
+      tuned != nullptr ? *tuned : plan_offset_spans(tile_count(n), device);
+  if (plan.one_pass || n == 0)
+    return reduce_offsets_in_one_pass(options, device, heads, in, n, out, init, op, check, plan);
+  return reduce_offsets_in_three_steps(options, device, heads, in, n, out, init, op, check);
 }
 
 }  // namespace segments
@@ -195,20 +301,25 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
 
 template <class I, class In, class T, class Op>
 void reduce_offset_segments(const launch_options& options, const In* in, std::size_t n,
-                            const I* begins, std::size_t k, T* out, T init, Op op) {
+                            const I* begins, std::size_t k, T* out, T init, Op op, bool checked) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce",
                        {{in, "the input"}, {begins, "the offsets"}, {out, "the output"}});
-  if (k == 0) return;
-  const auto stream = static_cast<cudaStream_t>(options.stream);
-  if (n > 0) {  // close_tiles writes the empty segments too
-    segments::reduce_offsets(options, guard.device(), segments::offset_heads<I>{begins, k}, in, n,
-                             out, init, op);
+  // an enqueue-only call raises before it returns: the check and its wait come first
+  if (!checked && !options.sync) {
+    check_segment_offsets<I>(options, begins, k, n, "segmented_reduce");
+    checked = true;
+  }
+  if (k == 0) {  // no segment to write; the one offset must still be 0 and n
+    if (!checked) check_segment_offsets<I>(options, begins, k, n, "segmented_reduce");
     return;
   }
-  launch(segments::fill_empty_segments<I, T>, segments::helper_grid(k, guard.device()),
-         segments::helper_block, 0, stream, begins, k, out, init);
-  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (segments::reduce_offsets(options, guard.device(), segments::offset_heads<I>{begins, k}, in, n,
+                               out, init, op, !checked))
+    return;
+  // the offsets failed the check and nothing was written: find why, with the host's words
+  check_segment_offsets<I>(options, begins, k, n, "segmented_reduce");
+  throw invalid_argument("parprim::segmented_reduce: the offsets failed the device's check");
 }
 
 template <class K>

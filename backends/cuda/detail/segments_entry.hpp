@@ -62,10 +62,13 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
                            std::size_t n, const char* fn);
 
 /// \brief `out[s]` = `init op` the elements [begins[s], begins[s + 1]) in order (`init` for an
-/// empty segment), for the k segments of checked offsets.
+/// empty segment), for k segments. Offsets not yet `checked` are checked as check_segment_offsets
+/// does, with the same errors and nothing written before them: a synchronous call checks them
+/// on the GPU in the reduction's own pass (and raises after the wait), an enqueue-only call
+/// before it enqueues anything.
 template <class I, class In, class T, class Op>
 void reduce_offset_segments(const launch_options& options, const In* in, std::size_t n,
-                            const I* begins, std::size_t k, T* out, T init, Op op);
+                            const I* begins, std::size_t k, T* out, T init, Op op, bool checked);
 
 /// \brief Enqueues the one-byte head flags of the runs of equal keys (for the scans by key,
 /// which then run the segmented scan on them).
@@ -103,7 +106,7 @@ inline constexpr bool precompiled_segment_index_v =
 #define PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, I)                               \
   void parprim::detail::cuda::reduce_offset_segments<I, T, T, Op>(                     \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, const I*, \
-      std::size_t, T*, T, Op)
+      std::size_t, T*, T, Op, bool)
 #define PARPRIM_CUDA_SEGMENTS_EXTERN(T, Op)                                    \
   extern template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
   extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \

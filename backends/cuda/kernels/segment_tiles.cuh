@@ -5,19 +5,30 @@
 /// `tile_size` elements whatever the segments are, so the work per element does not depend on
 /// segment lengths (one segment of n, n segments of one, or a mix). Heads numbered by counting
 /// (flags, keys) are reduced in one pass by kernels/segments_look_back.cuh; CSR offsets number
-/// their segments themselves, and take three steps here:
+/// their segments themselves. Both of their forms start with
 ///
-/// 1. `tile_first_segments`: each tile's first element's segment (a binary search);
-/// 2. `reduce_tiles`: each thread folds `tile_items` consecutive elements; a block scan of the
-///    threads' open segments (value, head seen, segment number) with the flag operator gives
-///    every thread the segment open at its start. A segment that starts and ends in the tile is
-///    written there; the tile leaves its open segment at its end (its *tail*: from its last
-///    head, or all of it) and its *lead* (the fold before its first head). A tile with no head
-///    past its first element (most tiles of long segments; the offsets tell which) only folds:
-///    one block reduction, no head table, no scan;
-/// 3. the look-back scan of the tiles' open segments gives each tile the segment open at its
-///    end, and `close_tiles` (one thread per tile) writes each segment that spans tiles where
-///    the next head is: what was open before the tile, then the tile's lead.
+/// 1. `locate_tiles`: each tile's first element's segment (a binary search) and, where the call
+///    did not check the offsets before, the check itself (a decrease or a wrong end marks a
+///    verdict word; the kernels after it then write no result, and the host raises after its
+///    one wait).
+///
+/// Every tile then loads its elements; a tile with no head past its first element (most tiles
+/// of long segments; the offsets tell which) only folds them (`fold_tile`: one block
+/// reduction); any other scans its threads' open segments (value, head seen, segment number)
+/// with the flag operator (`scan_tile`), writes each segment that starts and ends in it, and
+/// leaves its open segment at its end (its *tail*: from its last head, or all of it) and its
+/// *lead* (the fold before its first head). The segment open before a tile ends at the tile's
+/// first head, with its lead. Finding that segment:
+///
+/// - one pass (`reduce_offset_spans`, while one wave of blocks holds every span of at most 16
+///   tiles: n up to about 2^25 on an H100): a block walks a span of consecutive tiles, carrying
+///   the open segment from tile to tile, and a decoupled look-back over the spans
+///   (scan_decoupled_look_back.cuh) gives it the segment open before its span; the blocks then
+///   write `init` to the empty segments;
+/// - three steps (larger n, where the walk of long spans costs more than two more launches):
+///   `reduce_tiles` (one block a tile) leaves every tail and lead in memory, the look-back scan
+///   of the tails gives the segment open at each tile's end, and `close_tiles` (one thread a
+///   tile) writes the segments that span tiles and the empty ones.
 ///
 /// Operands meet `op` in sequence order everywhere (non-commutative operators are fine);
 /// `init`, when given, is the left-most operand of every segment.
@@ -30,6 +41,7 @@
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
+#include <parprim/backends/cuda/kernels/scan_decoupled_look_back.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
 #include <parprim/backends/cuda/warp/warp_scan.cuh>
 
@@ -80,6 +92,53 @@ struct open_segment_op {
     return b.head ? b : open_segment<T>{static_cast<T>(op(a.value, b.value)), a.id, a.head};
   }
 };
+
+/// \brief What resolve_carry (scan_decoupled_look_back.cuh) asks of a scan problem: open
+/// segments, their operator, no prefix before element 0.
+template <class T, class Op>
+struct open_segment_problem {
+  using value_type = open_segment<T>;
+  using op_type = open_segment_op<Op>;
+  Op op;
+  __device__ open_segment_op<Op> value_op() const { return {op}; }
+  __device__ maybe<open_segment<T>> prefix() const { return {open_segment<T>{}, false}; }
+};
+
+}  // namespace parprim::detail::cuda::segments
+
+namespace parprim::detail::cuda {
+
+/// \brief Open segments group exactly when `op` does (the numbers travel unchanged).
+template <class Op, class T>
+struct exact_grouping<segments::open_segment_op<Op>, segments::open_segment<T>>
+    : exact_grouping<Op, T> {};
+
+/// \brief An open segment of a value of up to 4 bytes travels with its look-back status in one
+/// 16-byte word: the value in bytes 4 .. 7, the number in bytes 8 .. 15 with the head in its
+/// top bit (segment numbers stay below 2^63).
+template <class T>
+requires(sizeof(T) <= 4) struct packed_layout<segments::open_segment<T>> {
+  static constexpr bool fits = true;
+  static constexpr std::size_t head_bit = std::size_t{1} << 63;
+  template <class Word>
+  __device__ static void pack(Word& w, const segments::open_segment<T>& v) {
+    const std::size_t id = v.id | (v.head ? head_bit : 0);
+    memcpy(reinterpret_cast<unsigned char*>(&w) + 4, &v.value, sizeof(T));
+    memcpy(reinterpret_cast<unsigned char*>(&w) + 8, &id, sizeof(id));
+  }
+  template <class Word>
+  __device__ static void unpack(const Word& w, segments::open_segment<T>& v) {
+    std::size_t id = 0;
+    memcpy(&v.value, reinterpret_cast<const unsigned char*>(&w) + 4, sizeof(T));
+    memcpy(&id, reinterpret_cast<const unsigned char*>(&w) + 8, sizeof(id));
+    v.id = id & ~head_bit;
+    v.head = (id & head_bit) != 0;
+  }
+};
+
+}  // namespace parprim::detail::cuda
+
+namespace parprim::detail::cuda::segments {
 
 /// \brief Heads at element 0 and at every non-zero flag; segments numbered by counting.
 struct flag_heads {
@@ -232,19 +291,37 @@ struct tile_first {
   __device__ bool starts() const { return (word & starts_bit) != 0; }
 };
 
+/// \brief The word of the offsets' verdict: `epoch << 2 | 3` once a check of this call failed.
+/// It lies in the call's status memory, where no word holds this call's epoch before the call
+/// sets it (and kind 3 is no look-back state), so it needs no reset.
+__host__ __device__ constexpr unsigned offsets_verdict_bad(unsigned epoch) {
+  return epoch << 2 | 3u;
+}
+
 /// \brief Step 1: `first[u]` = tile u's tile_first word, for every tile, and `first[tiles]` =
-/// k - 1 (the bound of the last tile's search).
+/// k - 1 (the bound of the last tile's search). With `check`, also the offsets' check in the
+/// same pass: `*verdict` = offsets_verdict_bad(epoch) where one decreases, the first is not 0
+/// or the last is not n (the host then finds which, raises, and step 2 writes nothing).
 template <class I>
-__global__ void tile_first_segments(offset_heads<I> heads, std::size_t tiles, std::size_t* first) {
-  for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u <= tiles;
+__global__ void locate_tiles(offset_heads<I> heads, std::size_t n, std::size_t tiles,
+                             std::size_t* __restrict__ first, bool check, unsigned* verdict,
+                             unsigned epoch) {
+  const std::size_t items = (check && heads.k > tiles ? heads.k : tiles) + 1;
+  for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < items;
        u += std::size_t{gridDim.x} * blockDim.x) {
-    if (u == tiles) {
+    if (u < tiles) {
+      bool starts = false;
+      const std::size_t s = heads.segment_of(u * tile_size, &starts);
+      first[u] = s | (starts ? tile_first::starts_bit : 0);
+    } else if (u == tiles) {
       first[u] = heads.k - 1;
-      continue;
     }
-    bool starts = false;
-    const std::size_t s = heads.segment_of(u * tile_size, &starts);
-    first[u] = s | (starts ? tile_first::starts_bit : 0);
+    if (check && u <= heads.k) {
+      const auto at = static_cast<std::size_t>(heads.begins[u]);
+      const bool bad = u == 0 ? at != 0 || static_cast<std::size_t>(heads.begins[heads.k]) != n
+                              : heads.begins[u] < heads.begins[u - 1];
+      if (bad) *verdict = offsets_verdict_bad(epoch);
+    }
   }
 }
 
@@ -383,18 +460,34 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
 template <class T>
 inline constexpr unsigned tiles_per_sm = sizeof(T) <= 4 ? 4 : 3;
 
-/// \brief Step 2: one block per tile. The tile's elements are loaded first (their loads in
-/// flight beside the plan's), then a tile of one segment folds (fold_tile) and any other scans
-/// (scan_tile). `first[u]` is tile u's tile_first word (tile_first_segments).
+/// \brief Whether the offsets failed locate_tiles' check in this call (see
+/// offsets_verdict_bad); the kernels after it then write no result.
+__device__ __forceinline__ bool offsets_refused(const unsigned* verdict, unsigned epoch) {
+  return __ldcg(verdict) == offsets_verdict_bad(epoch);
+}
+
+/// \brief The three-step form's tile kernel (large n), one block per tile. The tile's elements
+/// are loaded first (their loads in flight beside the plan's), then a tile of one segment folds
+/// (fold_tile) and any other scans (scan_tile), leaving its tail and lead for the scan of the
+/// tails and close_tiles. `first[u]` is tile u's tile_first word (locate_tiles). When the
+/// offsets were refused every tail is a head of `T{}` (the scan then calls no operator) and
+/// nothing else is written; block 0 tells the host in `*refused` (1, else 0).
 template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_tiles(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                  T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
-                 open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads) {
+                 open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads,
+                 const unsigned* verdict, unsigned epoch, unsigned* __restrict__ refused) {
   const std::size_t tile = blockIdx.x;
   const tile_span at(tile, n);
   In x[tile_items];
   load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
+  const bool bad = offsets_refused(verdict, epoch);
+  if (threadIdx.x == 0) {
+    if (tile == 0) *refused = bad ? 1u : 0u;
+    if (bad) tails[tile] = {T{}, 0, true};
+  }
+  if (bad) return;
   const tile_first mine{first[tile]}, next{first[tile + 1]};
   if (mine.segment() == next.segment())
     fold_tile(x, at, op, mine, tails[tile], leads[tile]);
@@ -403,15 +496,17 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
               leads[tile]);
 }
 
-/// \brief Step 3, after the inclusive scan of the tiles' open segments (`open[u]`: the segment
-/// open at the end of tile u): one thread per tile writes the segment that was open before a
-/// tile with a head (it ends there, with the tile's lead), and the last tile the segment open at
-/// the end; one thread per segment writes `init` for an empty one (here rather than in a launch
-/// of its own).
+/// \brief The three-step form's last step, after the inclusive scan of the tiles' open
+/// segments (`open[u]`: the segment open at the end of tile u): one thread per tile writes the
+/// segment that was open before a tile with a head (it ends there, with the tile's lead), and
+/// the last tile the segment open at the end; one thread per segment writes `init` for an empty
+/// one (here rather than in a launch of its own). Nothing when the offsets were refused.
 template <class I, class T, class Op>
 __global__ void close_tiles(offset_heads<I> heads, const open_segment<T>* __restrict__ open,
                             const tile_lead<T>* __restrict__ leads, std::size_t tiles,
-                            T* __restrict__ out, T init, Op op) {
+                            T* __restrict__ out, T init, Op op, const unsigned* verdict,
+                            unsigned epoch) {
+  if (offsets_refused(verdict, epoch)) return;
   const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   const std::size_t step = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t u = first; u < tiles; u += step) {
@@ -424,6 +519,132 @@ __global__ void close_tiles(offset_heads<I> heads, const open_segment<T>* __rest
     if (u == tiles - 1) out[open[u].id] = static_cast<T>(op(init, open[u].value));
   }
   for (std::size_t s = first; s < heads.k; s += step)
+    if (heads.begins[s] == heads.begins[s + 1]) out[s] = init;
+}
+
+/// \brief How step 2 is launched: the tiles each block walks (its *span*; the look-back runs
+/// over spans) and when the look-back polls.
+struct offset_span_plan {
+  std::size_t tiles;        ///< the tiles of n elements
+  unsigned tiles_per_span;  ///< consecutive tiles a block walks (one pass)
+  look_back_delays delays;
+  bool one_pass;  ///< else the three steps
+  __host__ __device__ std::size_t spans() const {
+    return (tiles + tiles_per_span - 1) / tiles_per_span;
+  }
+  /// \brief Blocks: one per span, and at least one per `tile_size` segments up to a grid of
+  /// `fill_cap` (the blocks past the spans only write `init` to empty segments).
+  std::size_t blocks(std::size_t k, std::size_t fill_cap) const {
+    std::size_t fill = (k + tile_size - 1) / tile_size;
+    fill = fill < fill_cap ? fill : fill_cap;
+    const std::size_t s = spans();
+    return s > fill ? s : (fill > 0 ? fill : 1);
+  }
+};
+
+/// \brief Step 2, one block per span of `plan.tiles_per_span` tiles in ticket order (every span
+/// a block waits for belongs to a block already running). For each tile of its span in turn the
+/// block loads its elements, then folds it (fold_tile, a tile of one segment) or scans it
+/// (scan_tile); thread 0 carries the open segment from tile to tile and writes each segment
+/// that ends at a tile's first head, but the first in the span: the segment open before the
+/// span ends there, and is written once the span's look-back (its aggregate: its open segment
+/// at its end) has given it. The last span writes the segment open at the end. Then the blocks
+/// write `init` to the empty segments (grid-stride). `first[u]` is tile u's tile_first word
+/// (locate_tiles); nothing is written when `*verdict` is offsets_verdict_bad(st.epoch), and the
+/// block of ticket 0 tells the host so in `*refused` (1, else 0).
+template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+__global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
+    reduce_offset_spans(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
+                        T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
+                        offset_span_plan plan, look_back_state<open_segment<T>> st,
+                        const unsigned* verdict, unsigned* __restrict__ refused) {
+  using V = open_segment<T>;
+  const open_segment_op<Op> sop{op};
+  __shared__ unsigned ticket_slot;
+  __shared__ shared_array<V, 1> tail;
+  __shared__ shared_array<tile_lead<T>, 1> lead;
+  __shared__ shared_array<maybe<V>, 1> carry_slot;
+  if (threadIdx.x == 0) {
+    const unsigned id = atomicAdd(st.ticket, 1u);
+    if (id == gridDim.x - 1) *st.ticket = 0;  // every block has its ticket: ready for the next call
+    ticket_slot = id;
+  }
+  __syncthreads();
+  const std::size_t span = ticket_slot;
+  const bool bad = offsets_refused(verdict, st.epoch);
+  if (span == 0 && threadIdx.x == 0) *refused = bad ? 1u : 0u;
+  if (bad) return;
+  const std::size_t spans = plan.spans();
+  if (span < spans) {
+    const std::size_t u0 = span * plan.tiles_per_span;
+    const std::size_t u1 =
+        u0 + plan.tiles_per_span < plan.tiles ? u0 + plan.tiles_per_span : plan.tiles;
+    // thread 0's, in shared memory (registers are short across the loop): the open segment so
+    // far in the span, and what precedes the span's first head
+    __shared__ shared_array<maybe<V>, 1> open_slot;
+    __shared__ shared_array<maybe<T>, 1> before_slot;
+    __shared__ bool span_head;
+    if (threadIdx.x == 0) {
+      open_slot[0].has = false;
+      before_slot[0].has = false;
+      span_head = false;
+    }
+    for (std::size_t u = u0; u < u1; ++u) {
+      const tile_span at(u, n);
+      In x[tile_items];
+      load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
+      const tile_first mine{first[u]}, next{first[u + 1]};
+      if (mine.segment() == next.segment())
+        fold_tile(x, at, op, mine, tail[0], lead[0]);
+      else
+        scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tail[0], lead[0]);
+      __syncthreads();  // tail and lead written; the tile's shared memory free again
+      if (threadIdx.x == 0) {
+        const V t = tail[0];
+        const tile_lead<T> l = lead[0];
+        maybe<V> open = open_slot[0];
+        if (l.has_head) {
+          if (open.has && open.value.head) {  // a segment that started in the span ends here
+            out[open.value.id] =
+                static_cast<T>(op(init, l.has_lead ? static_cast<T>(op(open.value.value, l.value))
+                                                   : open.value.value));
+          } else {  // the span's first head: what precedes it waits for the look-back
+            span_head = true;
+            if (open.has)
+              before_slot[0] = {
+                  l.has_lead ? static_cast<T>(op(open.value.value, l.value)) : open.value.value,
+                  true};
+            else if (l.has_lead)
+              before_slot[0] = {l.value, true};
+          }
+          open = {t, true};
+        } else {
+          open = combine(open, maybe<V>{t, true}, sop);
+        }
+        open_slot[0] = open;
+      }
+    }
+    __syncthreads();
+    const V total = open_slot[0].value;
+    if (threadIdx.x < warp_threads)
+      resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(open_segment_problem<T, Op>{op}, span, spans,
+                                                     total, st, true, plan.delays, carry_slot[0]);
+    if (threadIdx.x == 0) {
+      const maybe<V> carry = carry_slot[0];  // written by this thread
+      if (span > 0 && span_head) {
+        const V& p = carry.value;  // span > 0: element 0's head is before it
+        const maybe<T> before_head = before_slot[0];
+        out[p.id] = static_cast<T>(
+            op(init, before_head.has ? static_cast<T>(op(p.value, before_head.value)) : p.value));
+      }
+      if (span + 1 == spans) {
+        const V end = combine(carry, maybe<V>{total, true}, sop).value;
+        out[end.id] = static_cast<T>(op(init, end.value));
+      }
+    }
+  }
+  for (std::size_t s = span * tile_block + threadIdx.x; s < heads.k;
+       s += std::size_t{gridDim.x} * tile_block)
     if (heads.begins[s] == heads.begins[s + 1]) out[s] = init;
 }
 

@@ -41,8 +41,18 @@ struct segmented_scan_impl;
 /// - `static void reduce_offsets(const Policy&, InputSpan in, OffsetSpan offsets,
 ///   OutputSpan out, T init, Op op)`: `out[s]` over [offsets[s], offsets[s + 1]) (`init` when
 ///   empty).
+/// - optionally `static constexpr bool checks_offsets_while_reducing = true` and
+///   `static void reduce_offsets_checking(...)`, with reduce_offsets' parameters: both members
+///   in one call (the same errors, nothing written before them), which the front end then makes
+///   instead (CUDA checks the offsets in the reduction's own pass).
 template <class Policy>
 struct segmented_reduce_impl;
+
+/// \brief Whether a per-segment `Impl` checks CSR offsets in its reduction (see above).
+template <class Impl>
+inline constexpr bool checks_offsets_while_reducing_v = requires {
+  requires Impl::checks_offsets_while_reducing;
+};
 
 /// \brief Whether a per-segment `Impl` also counts while it reduces, for outputs with room for
 /// n results (the front ends then make one call instead of a plan and a reduction):
