@@ -460,6 +460,20 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
 template <class T>
 inline constexpr unsigned tiles_per_sm = sizeof(T) <= 4 ? 4 : 3;
 
+/// \brief The tiles per SM of the three steps' tile kernel where most tiles scan: 5 for values
+/// of up to 4 bytes (48 registers, 8 bytes of spill), else as tiles_per_sm. H100, 2^28 int32
+/// sums: segments of 1024 645 -> 585 us, of 32 748 -> 710 (tiles that only fold were 2-4 %
+/// slower at 5: segments of 65536 keep 4).
+template <class T>
+inline constexpr unsigned scanning_tiles_per_sm = sizeof(T) <= 4 ? 5 : tiles_per_sm<T>;
+
+/// \brief Whether most tiles of n elements in k CSR segments hold a head (the segments are
+/// shorter than a tile on average), so that they scan rather than fold.
+template <class T>
+constexpr bool scans_most_tiles(std::size_t n, std::size_t k) {
+  return scanning_tiles_per_sm<T> != tiles_per_sm<T> && k > 0 && n / k < tile_size;
+}
+
 /// \brief Whether the offsets failed locate_tiles' check in this call (see
 /// offsets_verdict_bad); the kernels after it then write no result.
 __device__ __forceinline__ bool offsets_refused(const unsigned* verdict, unsigned epoch) {
