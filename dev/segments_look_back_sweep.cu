@@ -1,8 +1,8 @@
 // Scratch: the one-pass per-segment reduction (kernels/segments_look_back.cuh), reduce_by_key of
 // int32 keys and values at 2^28 and 2^24, runs of 1, 32 and 1024, against the library's call (its
-// result is the reference): the staged keys stored as the library does (one a thread, or in
-// batches of loads) and one after the other, at the waits {1200, 650}. An earlier form of this
-// file swept the waits and the register cap (docs/results/h100/per-segment/). Not part of the
+// result is the reference): the library's kernel at 4 and 5 tiles per SM, at the waits {1200,
+// 650}. Earlier forms of this file swept the waits, the register cap and the staged keys stored
+// one after the other (key_heads_one_by_one; docs/results/h100/per-segment/). Not part of the
 // build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_look_back_sweep.cu
 #include <cstdio>
 #include <random>
@@ -79,8 +79,7 @@ int main() {
       for (int round = 0; round < 2; ++round)
         for (ppc::look_back_delays d : {ppc::look_back_delays{1200, 650, 650}}) {
           variant<4>(n, keys.data(), in.data(), keys_out.data(), out.data(), want, runs, d);
-          variant<4, key_heads_one_by_one<int>>(n, keys.data(), in.data(), keys_out.data(),
-                                                out.data(), want, runs, d);
+          variant<5>(n, keys.data(), in.data(), keys_out.data(), out.data(), want, runs, d);
         }
     }
   }
