@@ -461,6 +461,18 @@ TEST(CudaPerSegmentErrors, OutputsTooSmall) {
   }
 }
 
+/// \brief int64 sums from 0 of `in` over CSR `offsets` into `out`: a synchronous call, or an
+/// enqueue-only one (parprim::cuda.nosync()).
+template <class In, class Offsets, class Out>
+void offsets_sum(bool enqueue_only, In in, Offsets offsets, Out out) {
+  if (enqueue_only)
+    parprim::segmented_reduce(parprim::cuda.nosync(), in, parprim::offsets(offsets), out,
+                              std::int64_t{0}, parprim::plus{});
+  else
+    parprim::segmented_reduce(parprim::cuda, in, parprim::offsets(offsets), out, std::int64_t{0},
+                              parprim::plus{});
+}
+
 /// Bad offsets of type I, and an output that does not have k elements.
 template <class I>
 void check_bad_offsets(const error_inputs& e) {
@@ -483,14 +495,7 @@ void check_bad_offsets(const error_inputs& e) {
           what + (enqueue_only ? ", nosync" : ""),
           [&] {
             try {
-              if (enqueue_only)
-                parprim::segmented_reduce(parprim::cuda.nosync(), e.d_in.body(),
-                                          parprim::offsets(d_offsets.body()), out.body(),
-                                          std::int64_t{0}, parprim::plus{});
-              else
-                parprim::segmented_reduce(parprim::cuda, e.d_in.body(),
-                                          parprim::offsets(d_offsets.body()), out.body(),
-                                          std::int64_t{0}, parprim::plus{});
+              offsets_sum(enqueue_only != 0, e.d_in.body(), d_offsets.body(), out.body());
             } catch (const parprim::invalid_argument& x) {
               words[enqueue_only] = x.what();
               throw;
@@ -563,17 +568,7 @@ TEST(CudaPerSegmentErrorsLarge, BadOffsetsOfManyTiles) {
       expect_refused(
           "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease" +
               (enqueue_only ? ", nosync" : ""),
-          [&] {
-            if (enqueue_only)
-              parprim::segmented_reduce(parprim::cuda.nosync(), d_in.body(),
-                                        parprim::offsets(d_offsets.body()), out.body(),
-                                        std::int64_t{0}, parprim::plus{});
-            else
-              parprim::segmented_reduce(parprim::cuda, d_in.body(),
-                                        parprim::offsets(d_offsets.body()), out.body(),
-                                        std::int64_t{0}, parprim::plus{});
-          },
-          out);
+          [&] { offsets_sum(enqueue_only, d_in.body(), d_offsets.body(), out.body()); }, out);
     }
   }
 }

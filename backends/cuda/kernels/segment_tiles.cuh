@@ -93,15 +93,16 @@ struct open_segment_op {
   }
 };
 
-/// \brief What resolve_carry (scan_decoupled_look_back.cuh) asks of a scan problem: open
-/// segments, their operator, no prefix before element 0.
-template <class T, class Op>
-struct open_segment_problem {
-  using value_type = open_segment<T>;
-  using op_type = open_segment_op<Op>;
-  Op op;
-  __device__ open_segment_op<Op> value_op() const { return {op}; }
-  __device__ maybe<open_segment<T>> prefix() const { return {open_segment<T>{}, false}; }
+/// \brief What resolve_carry (scan_decoupled_look_back.cuh) asks of a scan problem, for the
+/// per-segment kernels' look-backs over tiles: values `V` (open segments, runs), their operator
+/// `VOp`, no prefix before element 0.
+template <class V, class VOp>
+struct tile_carry_problem {
+  using value_type = V;
+  using op_type = VOp;
+  VOp op;
+  __device__ VOp value_op() const { return op; }
+  __device__ maybe<V> prefix() const { return {V{}, false}; }
 };
 
 }  // namespace parprim::detail::cuda::segments
@@ -455,6 +456,30 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   }
 }
 
+/// \brief Step 2 for tile u, its elements `x` loaded: it folds (fold_tile) when it holds no
+/// head past its first element, else scans (scan_tile). `first[u]` is tile u's tile_first word
+/// (locate_tiles). Every thread calls it.
+template <class I, class In, class T, class Op>
+__device__ __forceinline__ void reduce_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
+                                            const tile_span& at, std::size_t u,
+                                            const std::size_t* __restrict__ first,
+                                            T* __restrict__ out, const T& init, const Op& op,
+                                            open_segment<T>& tail, tile_lead<T>& lead) {
+  const tile_first mine{first[u]}, next{first[u + 1]};
+  if (mine.segment() == next.segment())
+    fold_tile(x, at, op, mine, tail, lead);
+  else
+    scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tail, lead);
+}
+
+/// \brief The result of the segment whose fold was `open` when a head came, `lead` (the fold
+/// between them, when `lead.has_lead`) closing it: `init op open op lead`.
+template <class T, class Op>
+__device__ __forceinline__ T closed_at_head(const T& open, const tile_lead<T>& lead, const T& init,
+                                            const Op& op) {
+  return static_cast<T>(op(init, lead.has_lead ? static_cast<T>(op(open, lead.value)) : open));
+}
+
 /// \brief The tiles of the tile kernels resident per SM: 4 (64 registers) for values of up to
 /// 4 bytes; wider values would spill at 64 registers, and take 3.
 template <class T>
@@ -502,12 +527,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     if (bad) tails[tile] = {T{}, 0, true};
   }
   if (bad) return;
-  const tile_first mine{first[tile]}, next{first[tile + 1]};
-  if (mine.segment() == next.segment())
-    fold_tile(x, at, op, mine, tails[tile], leads[tile]);
-  else
-    scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tails[tile],
-              leads[tile]);
+  reduce_tile(heads, x, at, tile, first, out, init, op, tails[tile], leads[tile]);
 }
 
 /// \brief The three-step form's last step, after the inclusive scan of the tiles' open
@@ -525,11 +545,8 @@ __global__ void close_tiles(offset_heads<I> heads, const open_segment<T>* __rest
   const std::size_t step = std::size_t{gridDim.x} * blockDim.x;
   for (std::size_t u = first; u < tiles; u += step) {
     const tile_lead<T> lead = leads[u];
-    if (u > 0 && lead.has_head) {
-      const open_segment<T> before = open[u - 1];
-      out[before.id] = static_cast<T>(
-          op(init, lead.has_lead ? static_cast<T>(op(before.value, lead.value)) : before.value));
-    }
+    if (u > 0 && lead.has_head)
+      out[open[u - 1].id] = closed_at_head(open[u - 1].value, lead, init, op);
     if (u == tiles - 1) out[open[u].id] = static_cast<T>(op(init, open[u].value));
   }
   for (std::size_t s = first; s < heads.k; s += step)
@@ -594,46 +611,36 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     const std::size_t u1 =
         u0 + plan.tiles_per_span < plan.tiles ? u0 + plan.tiles_per_span : plan.tiles;
     // thread 0's, in shared memory (registers are short across the loop): the open segment so
-    // far in the span, and what precedes the span's first head
+    // far in the span, and the span's lead (what precedes its first head; has_head: it has one)
     __shared__ shared_array<maybe<V>, 1> open_slot;
-    __shared__ shared_array<maybe<T>, 1> before_slot;
-    __shared__ bool span_head;
+    __shared__ shared_array<tile_lead<T>, 1> span_lead;
     if (threadIdx.x == 0) {
       open_slot[0].has = false;
-      before_slot[0].has = false;
-      span_head = false;
+      span_lead[0].has_head = false;
     }
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
       In x[tile_items];
       load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
-      const tile_first mine{first[u]}, next{first[u + 1]};
-      if (mine.segment() == next.segment())
-        fold_tile(x, at, op, mine, tail[0], lead[0]);
-      else
-        scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tail[0], lead[0]);
+      reduce_tile(heads, x, at, u, first, out, init, op, tail[0], lead[0]);
       __syncthreads();  // tail and lead written; the tile's shared memory free again
       if (threadIdx.x == 0) {
-        const V t = tail[0];
         const tile_lead<T> l = lead[0];
         maybe<V> open = open_slot[0];
-        if (l.has_head) {
-          if (open.has && open.value.head) {  // a segment that started in the span ends here
-            out[open.value.id] =
-                static_cast<T>(op(init, l.has_lead ? static_cast<T>(op(open.value.value, l.value))
-                                                   : open.value.value));
-          } else {  // the span's first head: what precedes it waits for the look-back
-            span_head = true;
-            if (open.has)
-              before_slot[0] = {
-                  l.has_lead ? static_cast<T>(op(open.value.value, l.value)) : open.value.value,
-                  true};
-            else if (l.has_lead)
-              before_slot[0] = {l.value, true};
+        if (!l.has_head) {
+          open = combine(open, maybe<V>{tail[0], true}, sop);
+        } else if (open.has && open.value.head) {  // a segment that started in the span ends
+          out[open.value.id] = closed_at_head(open.value.value, l, init, op);
+          open = {tail[0], true};
+        } else {  // the span's first head: what precedes it waits for the look-back
+          tile_lead<T> first_head = l;
+          if (open.has) {
+            first_head.value =
+                l.has_lead ? static_cast<T>(op(open.value.value, l.value)) : open.value.value;
+            first_head.has_lead = true;
           }
-          open = {t, true};
-        } else {
-          open = combine(open, maybe<V>{t, true}, sop);
+          span_lead[0] = first_head;
+          open = {tail[0], true};
         }
         open_slot[0] = open;
       }
@@ -641,16 +648,14 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     __syncthreads();
     const V total = open_slot[0].value;
     if (threadIdx.x < warp_threads)
-      resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(open_segment_problem<T, Op>{op}, span, spans,
-                                                     total, st, true, plan.delays, carry_slot[0]);
+      resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(
+          tile_carry_problem<V, open_segment_op<Op>>{sop}, span, spans, total, st, true,
+          plan.delays, carry_slot[0]);
     if (threadIdx.x == 0) {
       const maybe<V> carry = carry_slot[0];  // written by this thread
-      if (span > 0 && span_head) {
-        const V& p = carry.value;  // span > 0: element 0's head is before it
-        const maybe<T> before_head = before_slot[0];
-        out[p.id] = static_cast<T>(
-            op(init, before_head.has ? static_cast<T>(op(p.value, before_head.value)) : p.value));
-      }
+      const tile_lead<T> l = span_lead[0];
+      if (span > 0 && l.has_head)  // span > 0: element 0's head is before it
+        out[carry.value.id] = closed_at_head(carry.value.value, l, init, op);
       if (span + 1 == spans) {
         const V end = combine(carry, maybe<V>{total, true}, sop).value;
         out[end.id] = static_cast<T>(op(init, end.value));

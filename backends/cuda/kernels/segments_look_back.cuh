@@ -63,17 +63,6 @@ struct segment_run_op {
   }
 };
 
-/// \brief What resolve_carry (scan_decoupled_look_back.cuh) asks of a scan problem: runs, their
-/// operator, no prefix before element 0.
-template <class T, class Op>
-struct segment_run_problem {
-  using value_type = segment_run<T>;
-  using op_type = segment_run_op<Op>;
-  Op op;
-  __device__ segment_run_op<Op> value_op() const { return {op}; }
-  __device__ maybe<segment_run<T>> prefix() const { return {segment_run<T>{}, false}; }
-};
-
 }  // namespace segments
 
 /// \brief Runs group exactly when `op` does (the head counts are integers).
@@ -171,8 +160,9 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
 
   // step 2: the run before the tile
   if (threadIdx.x < warp_threads)
-    resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(segment_run_problem<T, Op>{op}, tile, tiles,
-                                                   total, st, true, delays, carry_slot[0]);
+    resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(tile_carry_problem<V, segment_run_op<Op>>{rop},
+                                                   tile, tiles, total, st, true, delays,
+                                                   carry_slot[0]);
   __syncthreads();
   const maybe<V> carry = carry_slot[0];
   const std::size_t before = carry.has ? carry.value.heads : 0;  // heads before the tile
