@@ -14,7 +14,8 @@
 ///    applications, in sequence order, so non-commutative operators keep it.
 /// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic);
 /// integer sums over blocks dense in heads (head flags, keys), by running sums without a branch
-/// on the heads (sum_block_by_prefix).
+/// on the heads (sum_block_by_prefix; a vector at a time where the processor has AVX2,
+/// segment_sums_avx2.hpp).
 
 #include <omp.h>
 
@@ -31,7 +32,9 @@
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/detail/heads.hpp>
 #include <parprim/operators.hpp>
 #include <parprim/policy.hpp>
 
@@ -167,8 +170,11 @@ inline constexpr bool sums_by_prefix_v =
 /// a branch on each head mispredicts every few elements: on one core of the 2-core development
 /// machine, 2^24 int32 elements, the branch-free loop took 7.2 / 7.8 / 10.2 ms at one head in
 /// 32 / 10 / 3 against 12.5 / 18.9 / 45.6 for an element-by-element loop with a branch.
-inline bool dense_enough_for_prefix(std::size_t heads, std::size_t length) {
-  return heads * 64 >= length && heads * 4 <= length * 3;
+/// With the AVX2 loop (`vectorized`, segment_sums_avx2.hpp) dense blocks take it too: it makes
+/// no second pass there (16-core host, 2^28 int32, one head per element: 33-36 ms at 16
+/// threads against 48-50 for the branchy fold).
+inline bool dense_enough_for_prefix(std::size_t heads, std::size_t length, bool vectorized) {
+  return heads * 64 >= length && (vectorized || heads * 4 <= length * 3);
 }
 
 /// \brief `take ? a : b`, for keys of 1, 2, 4 or 8 bytes that are trivially copyable as a mask
@@ -202,6 +208,9 @@ struct store_results {
     void step(std::size_t, std::size_t, bool) {}
   };
   key_cursor keys_from(std::size_t, std::size_t) const { return {}; }
+  /// \brief The keys the AVX2 loop (segment_sums_avx2.hpp) stores beside each result: none.
+  using key_type = void;
+  std::nullptr_t key_slots(std::size_t) const { return nullptr; }
 };
 
 /// \brief The `emit` of reduce_by_key: each run's key (read at its head) and its result.
@@ -231,6 +240,10 @@ struct store_keyed_results {
     keys_out[s] = keys[head];
     return {keys, keys_out, keys[head]};
   }
+  /// \brief The keys the AVX2 loop (segment_sums_avx2.hpp) stores beside each result, from
+  /// segment s on.
+  using key_type = Key;
+  KeyOut* key_slots(std::size_t s) const { return keys_out + s; }
 };
 
 template <class Emit>
@@ -240,16 +253,70 @@ inline constexpr bool only_stores_v<store_results<T>> = true;
 template <class Key, class KeyOut, class T>
 inline constexpr bool only_stores_v<store_keyed_results<Key, KeyOut, T>> = true;
 
+/// \brief The raw heads the AVX2 loop reads: one-byte flags (`flag_bytes`) or keys
+/// (`heads_keys`), null for the other kind.
+template <class Flag>
+const unsigned char* flag_bytes(const parprim::detail::flag_heads<Flag>& heads) {
+  return heads.data();
+}
+template <class Key>
+std::nullptr_t flag_bytes(const parprim::detail::key_heads<Key>&) {
+  return nullptr;
+}
+template <class Flag>
+std::nullptr_t heads_keys(const parprim::detail::flag_heads<Flag>&) {
+  return nullptr;
+}
+template <class Key>
+const Key* heads_keys(const parprim::detail::key_heads<Key>& heads) {
+  return heads.data();
+}
+
+template <class Heads>
+inline constexpr bool is_flag_heads_v = false;
+template <class Flag>
+inline constexpr bool is_flag_heads_v<parprim::detail::flag_heads<Flag>> = true;
+template <class Heads>
+inline constexpr bool is_key_heads_v = false;
+template <class Key>
+inline constexpr bool is_key_heads_v<parprim::detail::key_heads<Key>> = true;
+
+/// \brief Whether sum_block_by_prefix takes the AVX2 loop (segment_sums_avx2.hpp): elements
+/// in memory, integers of the sum type's size (so each is its own bits in the unsigned sum),
+/// heads from flags with results alone, or from keys with the keys stored beside the results.
+template <class U, class Input, class Heads, class Emit>
+constexpr bool sums_tails_avx2_ok() {
+  using In = std::remove_cv_t<typename Input::value_type>;
+  using Key = typename Emit::key_type;
+  using KeyOut = std::remove_pointer_t<decltype(std::declval<const Emit&>().key_slots(0))>;
+  if constexpr (!requires(const Input& x) { x.data(); } || !std::is_integral_v<In> ||
+                std::is_same_v<In, bool> || sizeof(In) != sizeof(U))
+    return false;
+  else if constexpr (is_flag_heads_v<Heads>)
+    return std::is_void_v<Key> && sums_tails_avx2_v<U, void>;
+  else if constexpr (is_key_heads_v<Heads> && !std::is_void_v<Key>)
+    return std::is_same_v<Heads, parprim::detail::key_heads<Key>> &&
+           sums_tails_avx2_v<U, Key, KeyOut>;
+  else
+    return false;
+}
+
 /// \brief reduce_block for integer sums (sums_by_prefix_v), the block's segments written to
 /// `emit.out[s], emit.out[s + 1], ...` without a branch on the heads: every element adds itself
 /// to a running sum (unsigned, wrapping) and stores it in its segment's slot (by key, the run's
 /// key too: emit.keys_from), so each slot ends with the running sum at its segment's last
 /// element; a second pass over the block's segments turns the slots into `init` plus the
 /// difference of consecutive ones. The open segment's slot holds a partial sum until the
-/// stitching writes it.
+/// stitching writes it. Where the AVX2 loop applies (sums_tails_avx2_ok), it takes the block
+/// while at least a vector's worth of heads remain (storing finished results itself in blocks
+/// of more than three heads in four), and the portable loop the rest.
+/// Where the AVX2 loop applies (sums_tails_avx2_ok), it takes the block while at least a
+/// vector's worth of heads remain (storing finished results itself in blocks of more than
+/// three heads in four), and this loop the rest.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
-                                  const T& init, const Op& op, std::size_t s, const Emit& emit) {
+                                  std::size_t heads_in_block, const T& init, const Op& op,
+                                  std::size_t s, const Emit& emit) {
   using U = std::make_unsigned_t<T>;
   block_ends<T> r;
   const std::size_t first = heads.next(b, e);
@@ -259,21 +326,45 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   U running = static_cast<U>(static_cast<T>(in[first]));
   slot[0] = running;
   auto keys = emit.keys_from(s, first);
-  std::size_t j = 0;  // the slot of the segment element i belongs to
-  for (std::size_t i = first + 1; i < e; ++i) {
+  const auto base = static_cast<U>(init);
+  std::size_t i = first + 1;
+  std::size_t j = 0;         // the slot of the segment element i belongs to
+  std::size_t finished = 0;  // slots [0, finished) hold their results (the AVX2 loop's)
+  U closed = 0;              // the running sum at the end of segment finished - 1
+#if PARPRIM_HOST_AVX2
+  if constexpr (sums_tails_avx2_ok<U, Input, Heads, Emit>()) {
+    if (sums_tails_avx2_usable()) {
+      const auto loop = [&]<bool Differences>() {
+        return sum_tails_avx2<Differences, U, typename Emit::key_type>(
+            reinterpret_cast<const U*>(in.data()), flag_bytes(heads), heads_keys(heads),
+            emit.key_slots(s), slot, e, base, {i, running, closed, j, heads_in_block - 1});
+      };
+      const bool dense = heads_in_block * 4 > (e - b) * 3;
+      const tails_cursor<U> c =
+          dense ? loop.template operator()<true>() : loop.template operator()<false>();
+      i = c.i;
+      running = c.running;
+      j = c.j;
+      if (dense) finished = c.j, closed = c.closed;
+      slot[j] = running;  // the open segment's running sum, as the loop below keeps it
+      keys = emit.keys_from(s + j, i - 1);  // (integer keys: the same bits as the run's head)
+    }
+  }
+#else
+  (void)heads_in_block;
+#endif
+  for (; i < e; ++i) {
     const bool head = heads.inner(i);
     j += head ? 1 : 0;
     running = static_cast<U>(running + static_cast<U>(static_cast<T>(in[i])));
     slot[j] = running;
     keys.step(s + j, i, head);
   }
-  const auto base = static_cast<U>(init);
-  U before = 0;
-  for (std::size_t q = 0; q < j; ++q) {
-    const U end = slot[q];
-    slot[q] = static_cast<U>(base + static_cast<U>(end - before));
-    before = end;
-  }
+  // slots [finished, j) hold the running sums at their segments' ends: their differences
+  const U before = j > finished ? slot[j - 1] : closed;  // the end before the open segment
+  for (std::size_t q = j; q-- > finished + 1;)           // backwards, in place: vectorizes
+    slot[q] = static_cast<U>(base + static_cast<U>(slot[q] - slot[q - 1]));
+  if (j > finished) slot[finished] = static_cast<U>(base + static_cast<U>(slot[finished] - closed));
   std::size_t last = e - 1;  // the last head
   while (last > first && !heads.inner(last)) --last;
   r.tail = static_cast<T>(static_cast<U>(base + static_cast<U>(running - before)));
@@ -294,8 +385,12 @@ void reduce_segments(const segment_plan& plan, const Input& in, const Heads& hea
   const auto fold_block = [&](std::size_t b, std::size_t e, std::size_t s, std::size_t count) {
     if constexpr (only_stores_v<Emit> &&
                   sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>)
-      if (dense_enough_for_prefix(count, e - b))
-        return sum_block_by_prefix(in, heads, b, e, init != nullptr ? *init : T{}, op, s, emit);
+      if (dense_enough_for_prefix(
+              count, e - b,
+              sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
+                  sums_tails_avx2_usable()))
+        return sum_block_by_prefix(in, heads, b, e, count, init != nullptr ? *init : T{}, op, s,
+                                   emit);
     return reduce_block(in, heads, b, e, init, op, s, emit);
   };
   if (plan.team <= 1) {

@@ -96,7 +96,7 @@ void slice_sums(const F* x, std::size_t n, int top, double* sums) {
   }
 }
 
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
 /// \brief `slice_sums` with AVX2: 4 doubles a vector (floats widened on loading), `W`
 /// independent vectors a step (fewer for three slices, whose accumulators would not fit the
 /// 16 registers). Every sum of a slice is exact, so the lanes' order does not show.
@@ -195,7 +195,7 @@ PARPRIM_TARGET_AVX2 chunk_survey slice_sums_avx2(const F* x, std::size_t n, int 
 /// `slice_sums_avx2` with `avx2`, else `slice_sums` (the same sums: each is exact).
 template <class F>
 void slice_sums_of(const F* x, std::size_t n, int levels, int top, double* sums, bool avx2) {
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
   if (avx2) {
     if (levels == 1) return (void)slice_sums_avx2<1>(x, n, top, sums);
     if (levels == 2) return (void)slice_sums_avx2<2>(x, n, top, sums);
@@ -233,7 +233,7 @@ void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
                slice_plan* guess = nullptr) {
   constexpr bool sum_first = sizeof(F) == 4;  // floats: one slice is the common plan
   double sums[max_levels];
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
   if constexpr (sizeof(F) == 8) {
     if (avx2 && guess != nullptr && guess->levels > 0 && n >= 2 * lanes) {
       const int guessed = guess->levels;

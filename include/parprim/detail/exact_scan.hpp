@@ -189,7 +189,7 @@ PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const d
 /// \brief Independent running sums a chunk's first pass keeps (quarters of the chunk).
 inline constexpr std::size_t scan_chains = 4;
 
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
 /// \brief The first pass of scan_slices with AVX2, as far as every quarter of the chunk has 4
 /// more elements: 4 consecutive elements of a quarter a vector, sliced, each slice's prefix
 /// sum within the vector (two shifted adds) plus the quarter's running total, the 4 quarters
@@ -293,7 +293,7 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
       for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
   };
   std::size_t done = 0;  // elements of every quarter already summed
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
   if constexpr (Avx2) done = running_sums_avx2<Levels, Exclusive>(x, n, quarter, sigma, running, s);
 #endif
   const std::size_t full = n / quarter;  // quarters of full length (the last may be shorter)
@@ -334,7 +334,7 @@ template <bool Exclusive, prefix_mode Mode, bool Avx2 = false, class F>
   return scan_slices<3, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
 }
 
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
 /// \brief `scan_fast` compiled for AVX2: the same source, whose second pass the compiler then
 /// vectorizes 4 doubles wide instead of SSE2's 2.
 template <bool Exclusive, prefix_mode Mode, class F>
@@ -350,7 +350,7 @@ template <bool Exclusive, class F>
 bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
                double a_lo, F* out, double* sums, std::uint64_t zero_unknown, bool avx2) {
   const auto run = [&]<prefix_mode Mode>() {
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
     if (avx2)
       return scan_fast_avx2<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums,
                                              zero_unknown);

@@ -13,6 +13,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include <parprim/detail/cpu_features.hpp>
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/macros.hpp>
 
@@ -21,16 +22,6 @@
 #define PARPRIM_EXACT_SURVEY_SSE2 1
 #else
 #define PARPRIM_EXACT_SURVEY_SSE2 0
-#endif
-
-#if defined(__x86_64__) && !defined(__CUDACC__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define PARPRIM_EXACT_AVX2 1
-/// The functions compiled for AVX2 whatever the translation unit's target (taken only after
-/// `avx2_usable()` said yes).
-#define PARPRIM_TARGET_AVX2 __attribute__((target("avx2")))
-#else
-#define PARPRIM_EXACT_AVX2 0
 #endif
 
 namespace parprim::detail::exact {
@@ -211,21 +202,8 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
 }
 #endif
 
-/// \brief Whether this processor runs the passes' AVX2 forms (known at compile time under
-/// -mavx2; false where they are not compiled).
-inline bool avx2_supported() {
-#if PARPRIM_EXACT_AVX2 && defined(__AVX2__)
-  return true;
-#elif PARPRIM_EXACT_AVX2
-  static const bool supported = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") != 0;
-  }();
-  return supported;
-#else
-  return false;
-#endif
-}
+/// \brief (cpu_features.hpp)
+using parprim::detail::avx2_supported;
 
 /// \brief Whether the host exact passes take their AVX2 forms: `avx2_supported()`, unless the
 /// environment variable `PARPRIM_EXACT_SIMD` is `portable` (read once; it keeps the SSE2 and
@@ -239,7 +217,7 @@ inline bool avx2_usable() {
   return usable;
 }
 
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
 /// \brief The survey's last step: the largest and smallest keys (`hi`, `lo`; a zero's key is
 /// `none`, the infinities' word) and whether anything but -0 was seen, of the vector part,
 /// merged with the portable survey of the last few elements.
@@ -343,7 +321,7 @@ PARPRIM_TARGET_AVX2 chunk_survey survey_avx2(const F* x, std::size_t n, double* 
 /// `survey_sse2` for floats on x86-64, else `survey_portable`.
 template <class F, bool Sum = false>
 chunk_survey survey(const F* x, std::size_t n, double* sum = nullptr, bool avx2 = avx2_usable()) {
-#if PARPRIM_EXACT_AVX2
+#if PARPRIM_HOST_AVX2
   if (avx2) return survey_avx2<F, Sum>(x, n, sum);
 #else
   (void)avx2;

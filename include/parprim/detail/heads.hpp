@@ -82,6 +82,8 @@ class flag_heads {
   bool empty() const noexcept { return size_ == 0; }
   bool operator[](std::size_t i) const noexcept { return offset_ + i == 0 || bytes_[i] != 0; }
   bool inner(std::size_t i) const noexcept { return bytes_[i] != 0; }
+  /// \brief The flags' bytes: `data()[i]` is element i's flag.
+  const unsigned char* data() const noexcept { return bytes_; }
   std::size_t count(std::size_t b, std::size_t e) const noexcept {
     if (b >= e) return 0;
     const bool zero = offset_ + b == 0 && bytes_[0] == 0;  // element 0 without its flag set
@@ -118,6 +120,8 @@ class key_heads {
   /// Reads the key before a subview's element 0, which the whole sequence holds.
   bool operator[](std::size_t i) const { return offset_ + i == 0 || inner(i); }
   bool inner(std::size_t i) const { return !(keys_[i] == keys_[i - 1]); }
+  /// \brief The keys: `data()[i]` is element i's key.
+  const Key* data() const noexcept { return keys_; }
   std::size_t count(std::size_t b, std::size_t e) const {
     if (b >= e) return 0;
     std::size_t c = 0;
