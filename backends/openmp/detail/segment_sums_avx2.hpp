@@ -10,7 +10,10 @@
 ///   permutations (one per mask) and stored at the next free slots: the sum before a head is the
 ///   running sum at the last element of the segment it closes, which is what each slot holds in
 ///   the portable loop; by key, the heads' keys likewise, one slot further on (a run's key is
-///   the one at its head: integer keys equal by `==` are the same bits).
+///   the one at its head: integer keys equal by `==` are the same bits);
+/// - in blocks denser than three heads in four (`Differences`), where a second pass over the
+///   slots would read and write every result again, each packed end less the one before it
+///   (the previous vector's last end kept in a register) plus `init`: the finished results.
 /// A store writes all W lanes, past the ones it packs; the loop runs only while the block has
 /// at least W heads left, so every lane lands in a slot of this block that a later store (or
 /// the stitching, for the block's last segment) writes again. No branch depends on the heads.
