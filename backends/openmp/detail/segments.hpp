@@ -173,8 +173,11 @@ inline constexpr bool sums_by_prefix_v =
 /// With the AVX2 loop (`vectorized`, segment_sums_avx2.hpp) dense blocks take it too: it makes
 /// no second pass there (16-core host, 2^28 int32, one head per element: 33-36 ms at 16
 /// threads against 48-50 for the branchy fold).
+inline bool denser_than_three_in_four(std::size_t heads, std::size_t length) {
+  return heads * 4 > length * 3;
+}
 inline bool dense_enough_for_prefix(std::size_t heads, std::size_t length, bool vectorized) {
-  return heads * 64 >= length && (vectorized || heads * 4 <= length * 3);
+  return heads * 64 >= length && (vectorized || !denser_than_three_in_four(heads, length));
 }
 
 /// \brief `take ? a : b`, for keys of 1, 2, 4 or 8 bytes that are trivially copyable as a mask
@@ -276,10 +279,6 @@ template <class Heads>
 inline constexpr bool is_flag_heads_v = false;
 template <class Flag>
 inline constexpr bool is_flag_heads_v<parprim::detail::flag_heads<Flag>> = true;
-template <class Heads>
-inline constexpr bool is_key_heads_v = false;
-template <class Key>
-inline constexpr bool is_key_heads_v<parprim::detail::key_heads<Key>> = true;
 
 /// \brief Whether sum_block_by_prefix takes the AVX2 loop (segment_sums_avx2.hpp): elements
 /// in memory, integers of the sum type's size (so each is its own bits in the unsigned sum),
@@ -294,7 +293,7 @@ constexpr bool sums_tails_avx2_ok() {
     return false;
   else if constexpr (is_flag_heads_v<Heads>)
     return std::is_void_v<Key> && sums_tails_avx2_v<U, void>;
-  else if constexpr (is_key_heads_v<Heads> && !std::is_void_v<Key>)
+  else if constexpr (!std::is_void_v<Key>)
     return std::is_same_v<Heads, parprim::detail::key_heads<Key>> &&
            sums_tails_avx2_v<U, Key, KeyOut>;
   else
@@ -310,13 +309,10 @@ constexpr bool sums_tails_avx2_ok() {
 /// stitching writes it. Where the AVX2 loop applies (sums_tails_avx2_ok), it takes the block
 /// while at least a vector's worth of heads remain (storing finished results itself in blocks
 /// of more than three heads in four), and the portable loop the rest.
-/// Where the AVX2 loop applies (sums_tails_avx2_ok), it takes the block while at least a
-/// vector's worth of heads remain (storing finished results itself in blocks of more than
-/// three heads in four), and this loop the rest.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
-                                  std::size_t heads_in_block, const T& init, const Op& op,
-                                  std::size_t s, const Emit& emit) {
+                                  std::size_t heads_in_block, bool vectorized, const T& init,
+                                  const Op& op, std::size_t s, const Emit& emit) {
   using U = std::make_unsigned_t<T>;
   block_ends<T> r;
   const std::size_t first = heads.next(b, e);
@@ -333,13 +329,13 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   U closed = 0;              // the running sum at the end of segment finished - 1
 #if PARPRIM_HOST_AVX2
   if constexpr (sums_tails_avx2_ok<U, Input, Heads, Emit>()) {
-    if (sums_tails_avx2_usable()) {
+    if (vectorized) {
       const auto loop = [&]<bool Differences>() {
         return sum_tails_avx2<Differences, U, typename Emit::key_type>(
             reinterpret_cast<const U*>(in.data()), flag_bytes(heads), heads_keys(heads),
             emit.key_slots(s), slot, e, base, {i, running, closed, j, heads_in_block - 1});
       };
-      const bool dense = heads_in_block * 4 > (e - b) * 3;
+      const bool dense = denser_than_three_in_four(heads_in_block, e - b);
       const tails_cursor<U> c =
           dense ? loop.template operator()<true>() : loop.template operator()<false>();
       i = c.i;
@@ -351,7 +347,7 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
     }
   }
 #else
-  (void)heads_in_block;
+  (void)heads_in_block, (void)vectorized;
 #endif
   for (; i < e; ++i) {
     const bool head = heads.inner(i);
@@ -384,13 +380,13 @@ void reduce_segments(const segment_plan& plan, const Input& in, const Heads& hea
   const std::size_t n = in.size();
   const auto fold_block = [&](std::size_t b, std::size_t e, std::size_t s, std::size_t count) {
     if constexpr (only_stores_v<Emit> &&
-                  sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>)
-      if (dense_enough_for_prefix(
-              count, e - b,
-              sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
-                  sums_tails_avx2_usable()))
-        return sum_block_by_prefix(in, heads, b, e, count, init != nullptr ? *init : T{}, op, s,
-                                   emit);
+                  sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>) {
+      const bool vectorized = sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
+                              sums_tails_avx2_usable();
+      if (dense_enough_for_prefix(count, e - b, vectorized))
+        return sum_block_by_prefix(in, heads, b, e, count, vectorized,
+                                   init != nullptr ? *init : T{}, op, s, emit);
+    }
     return reduce_block(in, heads, b, e, init, op, s, emit);
   };
   if (plan.team <= 1) {
