@@ -255,8 +255,11 @@ std::size_t reduce_flag_segments(const launch_options& options, const In* in,
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce",
                        {{in, "the input"}, {flags, "the head flags"}, {out, "the output"}});
-  return segments::reduce_counted(options, guard.device(), segments::flag_heads{flags}, in, n, out,
-                                  true, init, op);
+  // values of up to 4 bytes: 5 tiles per SM (48 registers; the tile kernel's two walks, plain
+  // and skewed, need more than that uncapped and would hold 4; dev/segments_look_back_sweep.cu)
+  constexpr unsigned per_sm = sizeof(T) <= 4 ? 5 : segments::tiles_per_sm<T>;
+  return segments::reduce_counted<segments::flag_heads, In, T, Op, per_sm>(
+      options, guard.device(), segments::flag_heads{flags}, in, n, out, true, init, op);
 }
 
 template <class K, class In, class T, class Op>

@@ -180,15 +180,16 @@ struct key_heads {
   __device__ void on_head(std::size_t i, std::size_t id) const {
     if (keys_out != nullptr) keys_out[id] = keys[i];
   }
-  /// \brief `keys_out[first_id + j] = keys[t0 + position[j]]` for j < h (<= Block * Per), the
-  /// block's threads taking j = threadIdx.x, + Block, ...: at most one key a thread when
-  /// h <= Block; else a thread's loads of 32 bytes of keys first, then their stores, so the
-  /// loads are in flight together (a store between them might alias the keys; more at a time
-  /// made the tile kernel spill). H100, reduce_by_key of 2^28 int32, runs of 1: 1,907 us
-  /// against 2,077 one key after the other; the batches for every h cost 5-7 % at runs of 32
-  /// and 1024 (dev/segments_look_back_sweep.cu).
-  template <unsigned Block, unsigned Per>
-  __device__ void store_staged(std::size_t t0, const std::uint16_t* position, std::size_t first_id,
+  /// \brief `keys_out[first_id + j] = keys[t0 + position[j]]` for j < h (<= Block * Per;
+  /// `position`: the tile's head positions in shared memory, indexed by j), the block's threads
+  /// taking j = threadIdx.x, + Block, ...: at most one key a thread when h <= Block; else a
+  /// thread's loads of 32 bytes of keys first, then their stores, so the loads are in flight
+  /// together (a store between them might alias the keys; more at a time made the tile kernel
+  /// spill). H100, reduce_by_key of 2^28 int32, runs of 1: 1,907 us against 2,077 one key after the
+  /// other; the batches for every h cost 5-7 % at runs of 32 and 1024
+  /// (dev/segments_look_back_sweep.cu).
+  template <unsigned Block, unsigned Per, class Positions>
+  __device__ void store_staged(std::size_t t0, const Positions& position, std::size_t first_id,
                                unsigned h) const {
     constexpr unsigned batch = sizeof(K) <= 4 ? 8 : 4;
     static_assert(Per % batch == 0, "store_staged: whole batches per thread");

@@ -17,9 +17,10 @@
 ///    of everything before it: how many heads come before the tile (so the number of the
 ///    segment open at its start) and that segment's fold so far;
 /// 3. walks its elements again: each head closes the segment open before it (its result is
-///    staged in shared memory, 4- and 8-byte values, and stored with the tile's others as one
-///    contiguous run), and the keys of reduce_by_key are written the same way. The last tile
-///    closes the last segment and writes the number of segments where the host reads it.
+///    staged in shared memory, 4- and 8-byte values, skewed against bank conflicts in tiles
+///    dense in heads, and stored with the tile's others as one contiguous run), and the keys of
+///    reduce_by_key are written the same way. The last tile closes the last segment and writes
+///    the number of segments where the host reads it.
 ///
 /// Operands meet `op` in sequence order everywhere (non-commutative operators are fine);
 /// `init`, when given, is the left-most operand of every segment.
@@ -186,54 +187,70 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   // The tile's heads are numbered before .. before + H - 1; the segments it closes are those
   // numbered first_closed .. before + H - 2 (the one open before it, then its own but the
   // last). 4- and 8-byte results and the heads' positions are staged and stored as contiguous
-  // runs after the walk.
+  // runs after the walk, skewed (staging_array) in a tile of at least one head in four elements
+  // (with a head at every element, a thread's stores are 16 slots apart) and with keys.
   constexpr bool stage_values = sizeof(T) <= 8 && std::is_trivially_copyable_v<T>;
   constexpr bool stage_heads = Heads::writes_heads;
-  __shared__ alignas(16) unsigned char staged_bytes[stage_values ? tile_size * sizeof(T) : 1];
-  __shared__ std::uint16_t head_position[stage_heads ? tile_size : 1];
-  T* const staged = reinterpret_cast<T*>(staged_bytes);
+  __shared__ staging_array<T, stage_values ? tile_size : 1> staged;
+  __shared__ staging_array<std::uint16_t, stage_heads ? tile_size : 1> head_position;
   const std::size_t first_closed = before > 0 ? before - 1 : 0;
-  if (at.count > 0) {
-    maybe<V> cur =
-        threadIdx.x > 0 ? combine(carry, maybe<V>{inclusive[threadIdx.x - 1], true}, rop) : carry;
+  const auto h = static_cast<unsigned>(inclusive[last_thread].heads);  // the tile's heads
+  const auto walk_and_store = [&](auto skew) {
+    [[maybe_unused]] constexpr bool skewed = decltype(skew)::value;
+    if (at.count > 0) {
+      maybe<V> cur =
+          threadIdx.x > 0 ? combine(carry, maybe<V>{inclusive[threadIdx.x - 1], true}, rop) : carry;
 #pragma unroll
-    for (unsigned k = 0; k < tile_items; ++k) {
-      if (k < at.count) {
-        const T v = static_cast<T>(x[k]);
-        if ((bits >> k) & 1u) {
-          const std::size_t id = cur.has ? cur.value.heads : 0;  // the new segment's number
-          if (cur.has) {
-            if constexpr (stage_values)
-              staged[id - 1 - first_closed] = result(cur.value.value);
+      for (unsigned k = 0; k < tile_items; ++k) {
+        if (k < at.count) {
+          const T v = static_cast<T>(x[k]);
+          if ((bits >> k) & 1u) {
+            const std::size_t id = cur.has ? cur.value.heads : 0;  // the new segment's number
+            if (cur.has) {
+              if constexpr (stage_values)
+                staged.template at<skewed>(static_cast<unsigned>(id - 1 - first_closed)) =
+                    result(cur.value.value);
+              else
+                out[id - 1] = result(cur.value.value);
+            }
+            if constexpr (stage_heads)
+              head_position.template at<skewed>(static_cast<unsigned>(id - before)) =
+                  static_cast<std::uint16_t>(at.mine + k);
             else
-              out[id - 1] = result(cur.value.value);
+              heads.on_head(at.t0 + at.mine + k, id);
+            cur = {V{v, id + 1}, true};
+          } else {  // cur.has: element 0 is a head
+            cur.value.value = static_cast<T>(op(cur.value.value, v));
           }
-          if constexpr (stage_heads)
-            head_position[id - before] = static_cast<std::uint16_t>(at.mine + k);
-          else
-            heads.on_head(at.t0 + at.mine + k, id);
-          cur = {V{v, id + 1}, true};
-        } else {  // cur.has: element 0 is a head
-          cur.value.value = static_cast<T>(op(cur.value.value, v));
         }
       }
+      if (last_tile && at.mine + at.count == at.len) {
+        out[cur.value.heads - 1] = result(cur.value.value);
+        *segment_count = cur.value.heads;
+      }
     }
-    if (last_tile && at.mine + at.count == at.len) {
-      out[cur.value.heads - 1] = result(cur.value.value);
-      *segment_count = cur.value.heads;
+    if constexpr (stage_values || stage_heads) {
+      __syncthreads();
+      if constexpr (stage_values) {
+        const unsigned closed = before > 0 ? h : h - 1;
+        const auto results = staged.template read<skewed>();
+        for (unsigned j = threadIdx.x; j < closed; j += tile_block)
+          out[first_closed + j] = results[j];
+      }
+      if constexpr (stage_heads)
+        heads.template store_staged<tile_block, tile_size / tile_block>(
+            at.t0, head_position.template read<skewed>(), before, h);
     }
-  }
-  if constexpr (stage_values || stage_heads) {
-    __syncthreads();
-    const auto h = static_cast<unsigned>(inclusive[last_thread].heads);
-    if constexpr (stage_values) {
-      const unsigned closed = before > 0 ? h : h - 1;
-      for (unsigned j = threadIdx.x; j < closed; j += tile_block) out[first_closed + j] = staged[j];
-    }
-    if constexpr (stage_heads)
-      heads.template store_staged<tile_block, tile_size / tile_block>(at.t0, head_position, before,
-                                                                      h);
-  }
+  };
+  // h is the same in every thread: the branch (and the barrier inside it) is the block's. The
+  // keys' tiles always skew: with both walks the key kernel spilled more and lost more than the
+  // plain layout saves on sparse tiles (H100, 2^28 int32, dev/segments_look_back_sweep.cu).
+  if constexpr (stage_heads)
+    walk_and_store(std::true_type{});
+  else if (stage_values && h >= tile_size / 4)
+    walk_and_store(std::true_type{});
+  else
+    walk_and_store(std::false_type{});
 }
 
 }  // namespace segments
