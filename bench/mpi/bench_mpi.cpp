@@ -25,8 +25,12 @@
 ///   work + one collective of a scalar" of a correct scan), raw_bound is local scan +
 ///   MPI_Exscan without applying the carry (a lower bound, not a correct distributed scan) and
 ///   raw_textbook the local scan, MPI_Exscan and fix-up pass of the lecture notes.
+/// Per-segment rows (mpi/segmented_reduce, mpi/reduce_by_key, mpi/inclusive_scan_by_key):
+/// parprim against raw_bound, the same call on parprim::seq plus one MPI_Exscan of a
+/// {value, flag} pair (local work and one collective of O(1) values).
 /// Rounds (PARPRIM_BENCH_MPI_ROUNDS, default 1): the whole list runs that many times, round by
-/// round, each benchmark under the same name in every round; bench/report takes the median.
+/// round (odd rounds backwards), each benchmark under the same name in every round; bench/report
+/// takes the median.
 
 #include "mpi_bench.hpp"
 #include "raw_reduce_then_scan.hpp"
@@ -200,18 +204,25 @@ void add(const std::string& name, const scaling& s, std::function<void(benchmark
   g_pending.push_back({full, std::move(fn), iters});
 }
 
-/// Registers every added benchmark `rounds` times, round by round (A B C ... A B C ...), under
+/// Registers every added benchmark `rounds` times, round by round (A B C ... C B A ...), under
 /// the same name: each round is one sample and the report takes the median over the rounds.
 /// Competitors doing the same work then meet the host's slow phases alike, where repetitions
-/// (A A A B B B) put each competitor in a different stretch of time. Every rank registers the
-/// same list in the same order, so the collectives inside the benchmarks match.
+/// (A A A B B B) put each competitor in a different stretch of time; odd rounds run the list
+/// backwards, so neither of two neighbours always runs first. Every rank registers the same
+/// list in the same order, so the collectives inside the benchmarks match.
 void register_rounds(int rounds) {
-  for (int r = 0; r < rounds; ++r)
-    for (const auto& b : g_pending)
-      benchmark::RegisterBenchmark(b.name.c_str(), b.fn)
-          ->UseManualTime()
-          ->Iterations(b.iterations)
-          ->Unit(benchmark::kMillisecond);
+  const auto reg = [](const pending_benchmark& b) {
+    benchmark::RegisterBenchmark(b.name.c_str(), b.fn)
+        ->UseManualTime()
+        ->Iterations(b.iterations)
+        ->Unit(benchmark::kMillisecond);
+  };
+  for (int r = 0; r < rounds; ++r) {
+    if (r % 2 == 0)
+      std::for_each(g_pending.begin(), g_pending.end(), reg);
+    else
+      std::for_each(g_pending.rbegin(), g_pending.rend(), reg);
+  }
 }
 
 template <class T>
@@ -349,6 +360,93 @@ void register_segmented(const scaling& s) {
   });
 }
 
+/// Keys of runs of 1024 in the global sequence: element i of this rank's block (of n, the ranks'
+/// blocks of equal size) has key (rank * n + i) / 1024.
+const std::vector<std::int32_t>& keys_runs_of_1024(std::size_t n) {
+  return made_once(n, [&] {
+    std::vector<std::int32_t> k(n);
+    const std::size_t first = static_cast<std::size_t>(g_rank) * n;
+    for (std::size_t i = 0; i < n; ++i) k[i] = static_cast<std::int32_t>((first + i) / 1024);
+    return k;
+  });
+}
+
+/// One MPI_Exscan of a {value, flag} pair: the "one collective of O(1) values" beside a rank's
+/// local per-segment work in the raw_bound rows.
+void raw_pair_exscan(std::int32_t value, bool flag) {
+  flagged_int mine{value, flag ? 1 : 0};
+  flagged_int carry{0, 0};
+  MPI_Exscan(&mine, &carry, 1, raw_flag_pair_type(), raw_segmented_op(), MPI_COMM_WORLD);
+  parprim_bench::keep(carry.value);
+}
+
+/// The per-segment calls (segmented_reduce with head flags one in 1024, reduce_by_key and
+/// inclusive_scan_by_key with runs of 1024), parprim's against raw_bound: the same call on
+/// parprim::seq over the rank's block plus one MPI_Exscan of a {value, flag} pair, the local
+/// work and one collective of O(1) values (a lower bound: it does not join the segments that
+/// span ranks).
+void register_per_segment(const scaling& s) {
+  using T = std::int32_t;
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
+  const std::size_t results = s.local_n / 1024 + 1;  // the segments that start on a rank
+  add("mpi/segmented_reduce/parprim/int32/heads:1in1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& heads = heads_1in1024(in.size());
+    std::vector<T> out(results);
+    timed(st, s.global_n, sizeof(T) + 1, [&] {
+      parprim_bench::keep(parprim::segmented_reduce(policy, in, heads, out, T{}, parprim::plus{}));
+    });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/segmented_reduce/raw_bound/int32/heads:1in1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& heads = heads_1in1024(in.size());
+    std::vector<T> out(results);
+    timed(st, s.global_n, sizeof(T) + 1, [&] {
+      const std::size_t k =
+          parprim::segmented_reduce(parprim::seq, in, heads, out, T{}, parprim::plus{});
+      raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0);
+    });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/reduce_by_key/parprim/int32/runs:1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& keys = keys_runs_of_1024(in.size());
+    std::vector<T> keys_out(results), out(results);
+    timed(st, s.global_n, 2 * sizeof(T),
+          [&] { parprim_bench::keep(parprim::reduce_by_key(policy, keys, in, keys_out, out)); });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/reduce_by_key/raw_bound/int32/runs:1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& keys = keys_runs_of_1024(in.size());
+    std::vector<T> keys_out(results), out(results);
+    timed(st, s.global_n, 2 * sizeof(T), [&] {
+      const std::size_t k = parprim::reduce_by_key(parprim::seq, keys, in, keys_out, out);
+      raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0);
+    });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/inclusive_scan_by_key/parprim/int32/runs:1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& keys = keys_runs_of_1024(in.size());
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, 2 * sizeof(T),
+          [&] { parprim::inclusive_scan_by_key(policy, keys, in, out); });
+    parprim_bench::keep(out.data());
+  });
+  add("mpi/inclusive_scan_by_key/raw_bound/int32/runs:1024", s, [=](benchmark::State& st) {
+    const auto& in = block<T>(s.local_n, 4);
+    const auto& keys = keys_runs_of_1024(in.size());
+    std::vector<T> out(in.size());
+    timed(st, s.global_n, 2 * sizeof(T), [&] {
+      parprim::inclusive_scan_by_key(parprim::seq, keys, in, out);
+      raw_pair_exscan(out.empty() ? 0 : out.back(), !keys.empty());
+    });
+    parprim_bench::keep(out.data());
+  });
+}
+
 /// The collective latency the cost model's log p term stands for: one collective of one
 /// scalar (and of the {value, flag} pair with the user op that segmented scan uses).
 void register_latency() {
@@ -383,6 +481,7 @@ int main(int argc, char** argv) {
     bench::register_reduce<double>(s);
     bench::register_scan(s);
     bench::register_segmented(s);
+    bench::register_per_segment(s);
   }
   bench::register_rounds(std::max(1, bench::env_int("PARPRIM_BENCH_MPI_ROUNDS", 1)));
   bench::register_latency();
