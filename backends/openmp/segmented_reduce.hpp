@@ -67,10 +67,7 @@ struct segmented_reduce_impl<omp_policy> {
     const od::store_results<Out> emit{out.data()};
     const int team = od::team_size(policy, n);
     if (team <= 1) {
-      for (std::size_t s = 0; s < out.size(); ++s) {
-        const auto begin = static_cast<std::size_t>(offsets[s]);
-        out[s] = od::fold(init, in, begin, static_cast<std::size_t>(offsets[s + 1]) - begin, op);
-      }
+      od::emit_whole_segments(in, offsets, 0, out.size(), init, op, emit);
       return;
     }
     std::vector<od::cache_padded<od::block_ends<Out>>> ends(static_cast<std::size_t>(team));
