@@ -329,7 +329,7 @@ void check_survey(std::uint64_t seed) {
                                             15, 16, 17, 31, 33, 47, 1000, 1023, 1024};
   for (const auto& [x, what] : chunk_cases<F>(r, lengths))
     for (const bool avx2 : {false, true}) {
-      if (avx2 && !ex::avx2_supported()) continue;
+      if (avx2 && !parprim::detail::avx2_supported()) continue;
       double sum_form = 0, sum_portable = 0;
       const ex::chunk_survey a = ex::survey<F, true>(x.data(), x.size(), &sum_form, avx2);
       const ex::chunk_survey b = ex::survey_portable<F, true>(x.data(), x.size(), &sum_portable);
@@ -377,7 +377,7 @@ void check_chunk_forms(std::uint64_t seed) {
     for (const F v : x) one_by_one.add(v);
     acc_t folded[2] = {start, start};
     for (const bool avx2 : {false, true}) {
-      if (avx2 && !ex::avx2_supported()) continue;
+      if (avx2 && !parprim::detail::avx2_supported()) continue;
       ex::add_chunk(folded[avx2], x.data(), x.size(), avx2);
       EXPECT_TRUE(same_acc(folded[avx2], one_by_one)) << "fold, AVX2 " << avx2;
     }
@@ -390,7 +390,7 @@ void check_chunk_forms(std::uint64_t seed) {
           ex::slice_plan{1, top}, ex::slice_plan{levels, top - 1}, ex::slice_plan{3, top - 40},
           ex::slice_plan{0, 0}}) {
       for (const bool avx2 : {false, true}) {
-        if (avx2 && !ex::avx2_supported()) continue;
+        if (avx2 && !parprim::detail::avx2_supported()) continue;
         acc_t guessed = start;
         ex::slice_plan plan = guess;
         ex::add_chunk(guessed, x.data(), x.size(), avx2, &plan);
@@ -403,11 +403,11 @@ void check_chunk_forms(std::uint64_t seed) {
       std::vector<F> out[2] = {std::vector<F>(x.size()), std::vector<F>(x.size())};
       acc_t scanned[2] = {start, start};
       for (const bool avx2 : {false, true}) {
-        if (avx2 && !ex::avx2_supported()) continue;
+        if (avx2 && !parprim::detail::avx2_supported()) continue;
         ex::scan_chunk(scanned[avx2], x.data(), x.size(), out[avx2].data(), exclusive, avx2);
         EXPECT_TRUE(same_acc(scanned[avx2], one_by_one)) << "scan, AVX2 " << avx2;
       }
-      if (!ex::avx2_supported()) continue;
+      if (!parprim::detail::avx2_supported()) continue;
       for (std::size_t i = 0; i < x.size(); ++i)
         ASSERT_TRUE(exact_equal(out[0][i], out[1][i]))
             << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": " << show(out[0][i])
@@ -417,7 +417,7 @@ void check_chunk_forms(std::uint64_t seed) {
 }
 
 TEST(ExactChunkPasses, AvxAndPortableFormsGiveTheSameBits) {
-  if (!parprim::detail::exact::avx2_supported())
+  if (!parprim::detail::avx2_supported())
     GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
                     "only the portable passes run, checked against the reference by the other "
                     "tests";

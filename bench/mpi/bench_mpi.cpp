@@ -331,6 +331,16 @@ void register_scan(const scaling& s) {
   });
 }
 
+/// One MPI_Exscan of a {value, flag} pair with the flag operator: the carry of the segment open
+/// at this rank's left edge (the raw segmented scan's, and the "one collective of O(1) values"
+/// beside the local per-segment work of the raw_bound rows).
+flagged_int raw_pair_exscan(std::int32_t value, bool flag) {
+  flagged_int mine{value, flag ? 1 : 0};
+  flagged_int carry{0, 0};
+  MPI_Exscan(&mine, &carry, 1, raw_flag_pair_type(), raw_segmented_op(), MPI_COMM_WORLD);
+  return carry;
+}
+
 void register_segmented(const scaling& s) {
   using T = std::int32_t;
   const auto policy = parprim::mpi(MPI_COMM_WORLD).local(parprim::seq);
@@ -346,13 +356,10 @@ void register_segmented(const scaling& s) {
     const auto& in = block<T>(s.local_n, 3);
     const auto& heads = heads_1in1024(in.size());
     std::vector<T> out(in.size());
-    const MPI_Datatype pair = raw_flag_pair_type();
     timed(st, s.global_n, sizeof(T) + 1, [&] {
       parprim::segmented_inclusive_scan(parprim::seq, in, heads, out);
       const bool any_head = std::find(heads.begin(), heads.end(), 1) != heads.end();
-      flagged_int mine{out.empty() ? 0 : out.back(), any_head ? 1 : 0};
-      flagged_int carry{0, 0};
-      MPI_Exscan(&mine, &carry, 1, pair, raw_segmented_op(), MPI_COMM_WORLD);
+      const flagged_int carry = raw_pair_exscan(out.empty() ? 0 : out.back(), any_head);
       if (g_rank > 0)
         for (std::size_t i = 0; i < out.size() && !heads[i]; ++i) out[i] += carry.value;
     });
@@ -369,15 +376,6 @@ const std::vector<std::int32_t>& keys_runs_of_1024(std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) k[i] = static_cast<std::int32_t>((first + i) / 1024);
     return k;
   });
-}
-
-/// One MPI_Exscan of a {value, flag} pair: the "one collective of O(1) values" beside a rank's
-/// local per-segment work in the raw_bound rows.
-void raw_pair_exscan(std::int32_t value, bool flag) {
-  flagged_int mine{value, flag ? 1 : 0};
-  flagged_int carry{0, 0};
-  MPI_Exscan(&mine, &carry, 1, raw_flag_pair_type(), raw_segmented_op(), MPI_COMM_WORLD);
-  parprim_bench::keep(carry.value);
 }
 
 /// The per-segment calls (segmented_reduce with head flags one in 1024, reduce_by_key and
@@ -405,7 +403,7 @@ void register_per_segment(const scaling& s) {
     timed(st, s.global_n, sizeof(T) + 1, [&] {
       const std::size_t k =
           parprim::segmented_reduce(parprim::seq, in, heads, out, T{}, parprim::plus{});
-      raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0);
+      parprim_bench::keep(raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0).value);
     });
     parprim_bench::keep(out.data());
   });
@@ -423,7 +421,7 @@ void register_per_segment(const scaling& s) {
     std::vector<T> keys_out(results), out(results);
     timed(st, s.global_n, 2 * sizeof(T), [&] {
       const std::size_t k = parprim::reduce_by_key(parprim::seq, keys, in, keys_out, out);
-      raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0);
+      parprim_bench::keep(raw_pair_exscan(k > 0 ? out[k - 1] : 0, k > 0).value);
     });
     parprim_bench::keep(out.data());
   });
@@ -441,7 +439,7 @@ void register_per_segment(const scaling& s) {
     std::vector<T> out(in.size());
     timed(st, s.global_n, 2 * sizeof(T), [&] {
       parprim::inclusive_scan_by_key(parprim::seq, keys, in, out);
-      raw_pair_exscan(out.empty() ? 0 : out.back(), !keys.empty());
+      parprim_bench::keep(raw_pair_exscan(out.empty() ? 0 : out.back(), !keys.empty()).value);
     });
     parprim_bench::keep(out.data());
   });

@@ -202,9 +202,6 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
 }
 #endif
 
-/// \brief (cpu_features.hpp)
-using parprim::detail::avx2_supported;
-
 /// \brief Whether the host exact passes take their AVX2 forms: `avx2_supported()`, unless the
 /// environment variable `PARPRIM_EXACT_SIMD` is `portable` (read once; it keeps the SSE2 and
 /// portable forms, to compare them). Every form gives the same bits (each pass is exact), so
