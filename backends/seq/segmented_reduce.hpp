@@ -22,10 +22,30 @@ struct segmented_reduce_impl<seq_policy> {
     return p;
   }
 
+  /// Segments this long on average (or longer) are reduced one at a time: the next head found
+  /// eight flags at a time (first_set_byte), then a fold of the segment with no test per element.
+  static constexpr std::size_t long_segment = 16;
+
   template <class Input, class Flag, class Out, class Op>
-  static void reduce_flags(const seq_policy&, const segment_count&, const Input& in,
+  static void reduce_flags(const seq_policy&, const segment_count& plan, const Input& in,
                            std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
-    if (in.empty()) return;
+    const std::size_t n = in.size();
+    if (n == 0) return;
+    if constexpr (sizeof(Flag) == 1) {
+      if (plan.count <= n / long_segment) {
+        const auto* bytes = reinterpret_cast<const unsigned char*>(flags.data());
+        std::size_t s = 0;
+        for (std::size_t b = 0; b < n; ++s) {
+          const std::size_t e = first_set_byte(bytes, b + 1, n);
+          Out acc = init;
+          for (std::size_t i = b; i < e; ++i)
+            acc = static_cast<Out>(op(acc, static_cast<Out>(in[i])));
+          out[s] = acc;
+          b = e;
+        }
+        return;
+      }
+    }
     std::size_t s = 0;
     Out acc = init;
     for (std::size_t i = 0; i < in.size(); ++i) {

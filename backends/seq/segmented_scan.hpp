@@ -13,6 +13,17 @@
 
 namespace parprim::detail {
 
+/// \brief Whether element i >= 1 starts a segment: the flag itself (a head view's `inner`,
+/// which skips the test for the sequence's first element a view's `operator[]` makes), so the
+/// loops below are the same few instructions wherever the compiler inlines them.
+template <class Flags>
+bool head_after_first(const Flags& flags, std::size_t i) {
+  if constexpr (requires { flags.inner(i); })
+    return flags.inner(i);
+  else
+    return flags[i] != 0;
+}
+
 template <>
 struct segmented_scan_impl<seq_policy> {
   template <class Input, class Flags, class Out, class Op>
@@ -20,14 +31,13 @@ struct segmented_scan_impl<seq_policy> {
                         Op op) {
     if (in.empty()) return;
     if constexpr (accumulating_operator<Op>) {
-      op.scan_block(in, 0, in.size(), nullptr, nullptr, &flags, false,
-                    copy_to<Out>{out.data()});
+      op.scan_block(in, 0, in.size(), nullptr, nullptr, &flags, false, copy_to<Out>{out.data()});
     } else {
       Out acc = static_cast<Out>(in[0]);
       out[0] = acc;
       for (std::size_t i = 1; i < in.size(); ++i) {
-        acc =
-            flags[i] ? static_cast<Out>(in[i]) : static_cast<Out>(op(acc, static_cast<Out>(in[i])));
+        const Out x = static_cast<Out>(in[i]);
+        acc = head_after_first(flags, i) ? x : static_cast<Out>(op(acc, x));
         out[i] = acc;
       }
     }
@@ -40,12 +50,14 @@ struct segmented_scan_impl<seq_policy> {
       if (!in.empty())
         op.scan_block(in, 0, in.size(), &init, &init, &flags, true, copy_to<Out>{out.data()});
     } else {
-      Out acc = init;
-      for (std::size_t i = 0; i < in.size(); ++i) {
-        const auto x = in[i];
-        if (i == 0 || flags[i]) acc = init;
-        out[i] = acc;
-        acc = static_cast<Out>(op(acc, static_cast<Out>(x)));
+      if (in.empty()) return;
+      Out acc = static_cast<Out>(op(init, static_cast<Out>(in[0])));
+      out[0] = init;
+      for (std::size_t i = 1; i < in.size(); ++i) {
+        const Out x = static_cast<Out>(in[i]);
+        const Out start = head_after_first(flags, i) ? init : acc;
+        out[i] = start;
+        acc = static_cast<Out>(op(start, x));
       }
     }
   }
