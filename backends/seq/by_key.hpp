@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <span>
 
+#include <parprim/backends/seq/segmented_reduce.hpp>
 #include <parprim/backends/seq/segmented_scan.hpp>
 #include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
@@ -25,29 +26,16 @@ struct reduce_by_key_impl<seq_policy> {
     return p;
   }
 
-  /// Runs this long on average (or longer) are reduced run by run: the next head found a
-  /// chunk of keys at a time (key_heads::next), then a fold of the run with no test per element.
-  static constexpr std::size_t long_run = 16;
-
   template <class Key, class Input, class KeyOut, class Out, class Op>
   static void reduce(const seq_policy&, const segment_count& plan, std::span<const Key> keys,
                      const Input& in, std::span<KeyOut> keys_out, std::span<Out> out, Op op) {
-    const std::size_t n = in.size();
-    if (n == 0) return;
-    if (plan.count <= n / long_run) {
-      const key_heads<Key> heads(keys);
-      std::size_t s = 0;
-      for (std::size_t b = 0; b < n; ++s) {
-        const std::size_t e = heads.next(b + 1, n);
-        Out acc = static_cast<Out>(in[b]);
-        for (std::size_t i = b + 1; i < e; ++i)
-          acc = static_cast<Out>(op(acc, static_cast<Out>(in[i])));
-        keys_out[s] = keys[b];
-        out[s] = acc;
-        b = e;
-      }
-      return;
-    }
+    if (in.empty()) return;
+    const auto first = [](const auto& x) { return static_cast<Out>(x); };
+    const auto store = [&](std::size_t s, std::size_t b, const Out& v) {
+      keys_out[s] = keys[b];
+      out[s] = v;
+    };
+    if (reduce_long_runs<Out>(key_heads<Key>(keys), plan.count, in, op, first, store)) return;
     std::size_t s = 0;
     keys_out[0] = keys[0];
     Out acc = static_cast<Out>(in[0]);

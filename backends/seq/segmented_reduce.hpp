@@ -12,6 +12,28 @@
 
 namespace parprim::detail {
 
+/// \brief The sequential per-segment reductions where runs are long (at most n / 16 of them, the
+/// plan's count): for each run [b, e) of `heads`, the next head found a chunk at a time
+/// (`heads.next`), `emit(s, b, v)` with `v = first(in[b]) op in[b + 1] op ... op in[e - 1]`, a
+/// fold with no test per element. \return false, having done nothing, where runs are shorter.
+template <class Out, class Heads, class Input, class Op, class First, class Emit>
+bool reduce_long_runs(const Heads& heads, std::size_t runs, const Input& in, const Op& op,
+                      const First& first, const Emit& emit) {
+  constexpr std::size_t long_run = 16;
+  const std::size_t n = in.size();
+  if (runs > n / long_run) return false;
+  std::size_t s = 0;
+  for (std::size_t b = 0; b < n; ++s) {
+    const std::size_t e = heads.next(b + 1, n);
+    Out acc = first(in[b]);
+    for (std::size_t i = b + 1; i < e; ++i)
+      acc = static_cast<Out>(op(acc, static_cast<Out>(in[i])));
+    emit(s, b, acc);
+    b = e;
+  }
+  return true;
+}
+
 template <>
 struct segmented_reduce_impl<seq_policy> {
   template <class Flag>
@@ -22,30 +44,15 @@ struct segmented_reduce_impl<seq_policy> {
     return p;
   }
 
-  /// Segments this long on average (or longer) are reduced one at a time: the next head found
-  /// eight flags at a time (first_set_byte), then a fold of the segment with no test per element.
-  static constexpr std::size_t long_segment = 16;
-
   template <class Input, class Flag, class Out, class Op>
   static void reduce_flags(const seq_policy&, const segment_count& plan, const Input& in,
                            std::span<const Flag> flags, std::span<Out> out, Out init, Op op) {
-    const std::size_t n = in.size();
-    if (n == 0) return;
-    if constexpr (sizeof(Flag) == 1) {
-      if (plan.count <= n / long_segment) {
-        const auto* bytes = reinterpret_cast<const unsigned char*>(flags.data());
-        std::size_t s = 0;
-        for (std::size_t b = 0; b < n; ++s) {
-          const std::size_t e = first_set_byte(bytes, b + 1, n);
-          Out acc = init;
-          for (std::size_t i = b; i < e; ++i)
-            acc = static_cast<Out>(op(acc, static_cast<Out>(in[i])));
-          out[s] = acc;
-          b = e;
-        }
-        return;
-      }
-    }
+    if (in.empty()) return;
+    const auto first = [&](const auto& x) {
+      return static_cast<Out>(op(init, static_cast<Out>(x)));
+    };
+    const auto store = [&](std::size_t s, std::size_t, const Out& v) { out[s] = v; };
+    if (reduce_long_runs<Out>(flag_heads<Flag>(flags), plan.count, in, op, first, store)) return;
     std::size_t s = 0;
     Out acc = init;
     for (std::size_t i = 0; i < in.size(); ++i) {
