@@ -87,7 +87,13 @@ std::vector<std::int32_t> make_offsets(std::size_t n, std::size_t length) {
 /// The library's call in parts, each timed alone (us): the check by itself (an enqueue-only
 /// call's), locate_tiles with the check and without, and the call on offsets already checked
 /// (locate_tiles without the check, the tile kernel, the wait) beside the call that checks.
-void steps(const int* in, std::size_t n, const std::int32_t* begins, std::size_t k, int* out) {
+/// Then the one pass at several spans and the three steps, each with tiles asked of L2 ahead
+/// (`ahead`: in the span walk, tiles ahead of the one reduced; in the three steps, blocks ahead
+/// in units of the resident blocks, R = SMs x 4), the library's choice marked; every variant's
+/// results bitwise against `want`.
+template <class Input>
+void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k, int* out,
+           const std::vector<int>& want) {
   ppc::launch_options o{};
   const seg::offset_heads<std::int32_t> heads{begins, k};
   const std::size_t tiles = seg::tile_count(n);
@@ -105,8 +111,8 @@ void steps(const int* in, std::size_t n, const std::int32_t* begins, std::size_t
   const float l_checked = locate(true), l_plain = locate(false);
   const auto call = [&](bool checked) {
     return time_us([&] {
-      ppc::reduce_offset_segments<std::int32_t, int, int, pp::plus>(o, in, n, begins, k, out, 0,
-                                                                    pp::plus{}, checked);
+      ppc::reduce_offset_segments<std::int32_t, int, int, pp::plus>(o, input().data(), n, begins, k,
+                                                                    out, 0, pp::plus{}, checked);
     });
   };
   const float c_checking = call(false), c_checked = call(true);
@@ -114,24 +120,53 @@ void steps(const int* in, std::size_t n, const std::int32_t* begins, std::size_t
       "    parts: check alone %.1f, locate %.1f (without the check %.1f), call %.1f (on checked "
       "offsets %.1f) us\n",
       check, l_checked, l_plain, c_checking, c_checked);
-  // the spans and look-back delays of the one pass, and the three steps (the call on checked
-  // offsets); the library's choice marked
-  const seg::offset_span_plan chosen = seg::plan_offset_spans(tiles, 0);
+  const seg::offset_span_plan chosen = seg::plan_offset_spans<int, pp::plus>(n, k, 0);
+  std::vector<int> got(k);
   const auto run = [&](const seg::offset_span_plan& plan) {
+    cudaMemset(out, 0x7f, k * 4);
+    seg::reduce_offsets<std::int32_t, int, int, pp::plus>(o, 0, heads, input().data(), n, out, 0,
+                                                          pp::plus{}, false, &plan);
+    cudaMemcpy(got.data(), out, k * 4, cudaMemcpyDeviceToHost);
+    if (got != want) {
+      ++failures;
+      std::printf("    WRONG: one pass %d, tiles a span %u, ahead %u\n", plan.one_pass ? 1 : 0,
+                  plan.tiles_per_span, plan.ahead);
+    }
     return time_us([&] {
-      seg::reduce_offsets<std::int32_t, int, int, pp::plus>(o, 0, heads, in, n, out, 0, pp::plus{},
-                                                            false, &plan);
+      seg::reduce_offsets<std::int32_t, int, int, pp::plus>(o, 0, heads, input().data(), n, out, 0,
+                                                            pp::plus{}, false, &plan);
     });
   };
-  const ppc::look_back_delays delays[] = {ppc::look_back_tuning::no_sleep, {400, 200, 400}};
-  for (unsigned per : {1u, 4u, 8u, 16u, 32u}) {
-    std::printf("    one pass, tiles a span %2u:", per);
-    for (const auto& d : delays)
-      std::printf("  {%u, %u} %7.1f", d.first_ns, d.pause_ns, run({tiles, per, d, true}));
-    std::printf("%s\n", chosen.one_pass && per == chosen.tiles_per_span ? "  (chosen)" : "");
+  const auto mark = [&](const seg::offset_span_plan& p) {
+    return p.one_pass == chosen.one_pass && p.ahead == chosen.ahead &&
+                   p.stretch == chosen.stretch &&
+                   (!p.one_pass || p.tiles_per_span == chosen.tiles_per_span)
+               ? "*"
+               : " ";
+  };
+  const std::size_t resident = std::size_t(ppc::multiprocessor_count(0)) * 4;
+  const unsigned fill = unsigned((tiles + resident - 1) / resident);
+  for (bool stretch : {false, true}) {
+    for (unsigned per : {8u, 16u, 32u, fill}) {
+      const std::size_t spans = (tiles + per - 1) / per;
+      const ppc::look_back_delays d = ppc::look_back_tuning::sleeps(spans)
+                                          ? ppc::look_back_delays{400, 200, 400}
+                                          : ppc::look_back_tuning::no_sleep;
+      std::printf("    one pass%s, tiles a span %4u%s:", stretch ? " in stretches" : "", per,
+                  per == fill ? " (one wave)" : "");
+      for (unsigned ahead : {0u, 1u, 2u}) {
+        const seg::offset_span_plan p{tiles, per, d, true, ahead, stretch};
+        std::printf("  ahead %u%s %7.1f", ahead, mark(p), run(p));
+      }
+      std::printf("\n");
+    }
   }
-  std::printf("    three steps: %7.1f%s\n", run({tiles, 1, delays[0], false}),
-              chosen.one_pass ? "" : "  (chosen)");
+  std::printf("    three steps:");
+  for (unsigned ahead : {0u, unsigned(resident)}) {
+    const seg::offset_span_plan p{tiles, 1, ppc::look_back_tuning::no_sleep, false, ahead, false};
+    std::printf("  ahead %u%s %7.1f", ahead, mark(p), run(p));
+  }
+  std::printf("\n");
 }
 
 int main() {
@@ -217,7 +252,7 @@ int main() {
                     c / l);
 #endif
       }
-      steps(ins[0].data(), n, begins.data(), k, out.data());
+      steps(input, n, begins.data(), k, out.data(), want);
       cudaFree(temp);
     }
   }

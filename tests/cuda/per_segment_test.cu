@@ -346,7 +346,8 @@ TEST(CudaPerSegmentLarge, Int32PlusEveryCall) {
 }
 
 /// \brief segmented_reduce with int64 offsets (three of the segments empty) of `Case` at n
-/// elements: random heads (density 1/3), segments of 1024 and power-law lengths.
+/// elements: random heads (density 1/3), segments of 1024 and of 65536, one segment and
+/// power-law lengths.
 template <class Case>
 void offsets_at(std::size_t n) {
   using In = typename Case::in_t;
@@ -360,6 +361,7 @@ void offsets_at(std::size_t n) {
   d_in.fill(in);
   for (const segmentation& seg : segmentations(seed, n)) {
     if (seg.name != pt::density_name(pt::density::third) && seg.name != "segments of length 1024" &&
+        seg.name != "segments of length 65536" && seg.name != "one segment, flags[0] set" &&
         seg.name.rfind("power-law", 0) != 0)
       continue;
     SCOPED_TRACE("segments: " + seg.name);
@@ -372,13 +374,16 @@ void offsets_at(std::size_t n) {
 
 /// Offsets past one wave of blocks: the one pass's blocks walk spans of several tiles (the last
 /// one short) at 2^22 + 5 elements, and the three steps take over at 2^26 + 3 (above 16 tiles a
-/// block on every GPU of up to 256 SMs); a non-commutative operator on 16-byte values beside
-/// int32 sums.
+/// block on every GPU of up to 256 SMs) where the segments are short; where they are long
+/// (segments of 65536, one segment, power-law lengths) commutative operators take one pass over
+/// one wave of spans, folding stretches of tiles (int32 sums, double minimum: 4 and 3 tiles per
+/// SM), a non-commutative operator on 16-byte values the steps above.
 TEST(CudaPerSegmentLarge, OffsetsOfManyTiles) {
   PARPRIM_SKIP_WITHOUT_GPU();
   for (std::size_t n : {(std::size_t{1} << 22) + 5, (std::size_t{1} << 26) + 3}) {
     if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
     ASSERT_NO_FATAL_FAILURE(offsets_at<Int32Plus>(n));
+    ASSERT_NO_FATAL_FAILURE(offsets_at<DoubleMin>(n));
     ASSERT_NO_FATAL_FAILURE(offsets_at<Affine64Compose>(n));
   }
 }

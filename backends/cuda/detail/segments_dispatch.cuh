@@ -98,23 +98,44 @@ std::size_t reduce_counted(const launch_options& options, int device, Heads head
   return segments;
 }
 
-/// \brief How the offsets' tiles are reduced (kernels/segment_tiles.cuh): in one pass while one
-/// wave of blocks holds every span of at most 16 tiles (a block walks its span, so its
-/// look-back and the last wave's idle blocks are paid once), else in three steps. H100,
-/// int32 sums (dev/segments_offsets_sweep.cu): at 2^24 spans of 8 tiles took 46-77 us where
-/// the three steps took 50-81 (spans of 1 tile 63-98, of 32 tiles 64-135); at 2^26 the three
-/// steps took 116-210 us, the one pass 112-227 at 32 tiles a span (slower on short segments);
-/// at 2^28 the three steps won everywhere (segments of 32: 727 us against 826 at the best
-/// span; of 65536: 380 against 395). The look-back's waits moved the one pass by 1-3 %.
-inline offset_span_plan plan_offset_spans(std::size_t tiles, int device) {
-  const std::size_t resident = static_cast<std::size_t>(multiprocessor_count(device)) * 4;
+/// \brief How the offsets' tiles of `T` under `Op` are reduced (kernels/segment_tiles.cuh),
+/// measured with dev/segments_offsets_sweep.cu:
+/// - commutative operators on segments of 2 tiles or more on average (most tiles only fold): one
+///   pass over one wave of spans, folding the stretches of such tiles without a block step
+///   between them. H200, int32 sums: 2^28 in segments of 65536 313.7 -> 262.1 us (the three
+///   steps; CUB 245.9), power-law lengths 341.5 -> 317.1 (CUB 298.4), one segment 294.8 ->
+///   260.2; 2^26 in segments of 65536 102.1 -> 87.6 (CUB 73.4);
+/// - otherwise in one pass while one wave of blocks holds every span of at most 16 tiles (a
+///   block walks its span, so its look-back and the last wave's idle blocks are paid once), else
+///   in three steps, each block asking L2 for the tile one wave of blocks ahead where the
+///   segments are shorter than 2 tiles. H100, int32 sums: at 2^24 spans of 8 tiles took 46-77 us
+///   where the three steps took 50-81 (spans of 1 tile 63-98, of 32 tiles 64-135); at 2^26 the
+///   three steps took 116-210 us, the one pass 112-227 at 32 tiles a span (slower on short
+///   segments); at 2^28 the three steps won everywhere (segments of 32: 727 us against 826 at
+///   the best span; of 65536: 380 against 395). The look-back's waits moved the one pass by
+///   1-3 %. H200, the prefetch: 2^28 segments of 32 687 -> 672 us, of 1024 590 -> 571.
+template <class T, class Op>
+offset_span_plan plan_offset_spans(std::size_t n, std::size_t k, int device) {
+  const std::size_t tiles = tile_count(n);
+  const std::size_t sms = static_cast<std::size_t>(multiprocessor_count(device));
+  const bool long_segments = k > 0 && n / k >= 2 * tile_size;
+  const auto delays = [&](std::size_t per) {
+    return look_back_tuning::sleeps((tiles + per - 1) / per) ? look_back_delays{400, 200, 400}
+                                                             : look_back_tuning::no_sleep;
+  };
+  if constexpr (is_commutative_v<Op>) {
+    if (long_segments) {
+      const std::size_t resident = sms * tiles_per_sm<T>;
+      const std::size_t per = tiles < resident ? 1 : (tiles + resident - 1) / resident;
+      return {tiles, static_cast<unsigned>(per), delays(per), true, 0, true};
+    }
+  }
+  const std::size_t resident = sms * 4;
   std::size_t per = (tiles + resident - 1) / resident;
   const bool one_pass = per <= 16;
   per = per < 1 ? 1 : (per > 16 ? 16 : per);
-  return {tiles, static_cast<unsigned>(per),
-          look_back_tuning::sleeps((tiles + per - 1) / per) ? look_back_delays{400, 200, 400}
-                                                            : look_back_tuning::no_sleep,
-          one_pass};
+  const unsigned ahead = one_pass || long_segments ? 0 : static_cast<unsigned>(resident);
+  return {tiles, static_cast<unsigned>(per), delays(per), one_pass, ahead, false};
 }
 
 /// \brief The temporary memory of an offsets call: `device_bytes` of scratch and the look-back's
@@ -161,7 +182,7 @@ class offsets_scratch {
 template <class I, class In, class T, class Op>
 bool reduce_offsets_in_three_steps(const launch_options& options, int device, offset_heads<I> heads,
                                    const In* in, std::size_t n, T* out, const T& init, Op op,
-                                   bool check) {
+                                   bool check, const offset_span_plan& plan) {
   using V = open_segment<T>;
   using P = plain_problem<V, V, open_segment_op<Op>>;
   using D = typename scan_driver<cuda_scan_rung::decoupled_look_back, P>::type;
@@ -188,7 +209,7 @@ bool reduce_offsets_in_three_steps(const launch_options& options, int device, of
                                ? reduce_tiles<I, In, T, Op, scanning_tiles_per_sm<T>>
                                : reduce_tiles<I, In, T, Op>;
   launch(tile_kernel, tiles, tile_block, 0, stream, heads, in, n, out, init, op, first, tails,
-         leads, scratch.verdict(), cs.epoch(), scratch.refused());
+         leads, scratch.verdict(), cs.epoch(), scratch.refused(), plan.ahead);
   driver.enqueue(P{tails, tails, tiles, open_segment_op<Op>{op}, false, {}},
                  scan_scratch{bytes, cs.status(), cs.ticket(), cs.epoch(), options.deterministic},
                  stream);
@@ -214,8 +235,10 @@ bool reduce_offsets_in_one_pass(const launch_options& options, int device, offse
       reinterpret_cast<std::size_t*>(static_cast<char*>(cs.device_scratch()) + states_bytes);
   launch(locate_tiles<I>, helper_grid((check && heads.k > tiles ? heads.k : tiles) + 1, device),
          helper_block, 0, stream, heads, n, tiles, first, check, scratch.verdict(), cs.epoch());
-  launch(reduce_offset_spans<I, In, T, Op>,
-         plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(device)) * 8),
+  auto kernel = reduce_offset_spans<I, In, T, Op>;
+  if constexpr (is_commutative_v<Op>)
+    if (plan.stretch) kernel = reduce_offset_spans<I, In, T, Op, tiles_per_sm<T>, true>;
+  launch(kernel, plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(device)) * 8),
          tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
          memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()), scratch.verdict(),
          scratch.refused());
@@ -231,10 +254,10 @@ bool reduce_offsets(const launch_options& options, int device, offset_heads<I> h
                     std::size_t n, T* out, const T& init, Op op, bool check,
                     const offset_span_plan* tuned = nullptr) {
   const offset_span_plan plan =
-      tuned != nullptr ? *tuned : plan_offset_spans(tile_count(n), device);
+      tuned != nullptr ? *tuned : plan_offset_spans<T, Op>(n, heads.k, device);
   if (plan.one_pass || n == 0)
     return reduce_offsets_in_one_pass(options, device, heads, in, n, out, init, op, check, plan);
-  return reduce_offsets_in_three_steps(options, device, heads, in, n, out, init, op, check);
+  return reduce_offsets_in_three_steps(options, device, heads, in, n, out, init, op, check, plan);
 }
 
 }  // namespace segments

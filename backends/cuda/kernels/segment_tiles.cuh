@@ -21,10 +21,13 @@
 /// first head, with its lead. Finding that segment:
 ///
 /// - one pass (`reduce_offset_spans`, while one wave of blocks holds every span of at most 16
-///   tiles: n up to about 2^25 on an H100): a block walks a span of consecutive tiles, carrying
-///   the open segment from tile to tile, and a decoupled look-back over the spans
+///   tiles: n up to about 2^25 on an H100; and at any n for commutative operators on segments
+///   of 2 tiles or more on average): a block walks a span of consecutive tiles, carrying the
+///   open segment from tile to tile, and a decoupled look-back over the spans
 ///   (scan_decoupled_look_back.cuh) gives it the segment open before its span; the blocks then
-///   write `init` to the empty segments;
+///   write `init` to the empty segments. For commutative operators a *stretch* of consecutive
+///   tiles that only fold is folded by each thread into one value, with no block step between
+///   the tiles, and reduced once where it ends (the plain reduction's pace on long segments);
 /// - three steps (larger n, where the walk of long spans costs more than two more launches):
 ///   `reduce_tiles` (one block a tile) leaves every tail and lead in memory, the look-back scan
 ///   of the tails gives the segment open at each tile's end, and `close_tiles` (one thread a
@@ -40,6 +43,7 @@
 #include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
 #include <parprim/backends/cuda/kernels/scan_decoupled_look_back.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
@@ -340,6 +344,19 @@ struct tile_span {
         count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
 };
 
+/// \brief Asks the L2 cache for tile u's elements ahead of their loads (a hint: whole tiles of
+/// a 16-byte aligned input, sm_90 and later). The tiles of long segments only fold, and a block
+/// that waits for its loads without more bytes in flight leaves the H200's memory below its
+/// read speed.
+template <class In>
+__device__ __forceinline__ void prefetch_tile(const In* in, std::size_t n, std::size_t u) {
+  if constexpr (bulk_copy_available) {
+    const std::size_t t0 = u * tile_size;
+    if (t0 < n && n - t0 >= tile_size && reinterpret_cast<std::uintptr_t>(in) % 16 == 0)
+      bulk_prefetch_l2(in + t0, static_cast<unsigned>(tile_size * sizeof(In)));
+  }
+}
+
 /// \brief Thread 0 gets the fold of the tile's elements in sequence order (each thread folds its
 /// run, then one block reduction in thread order). Every thread calls it.
 template <class T, class In, class Op>
@@ -511,16 +528,19 @@ __device__ __forceinline__ bool offsets_refused(const unsigned* verdict, unsigne
 /// (fold_tile) and any other scans (scan_tile), leaving its tail and lead for the scan of the
 /// tails and close_tiles. `first[u]` is tile u's tile_first word (locate_tiles). When the
 /// offsets were refused every tail is a head of `T{}` (the scan then calls no operator) and
-/// nothing else is written; block 0 tells the host in `*refused` (1, else 0).
+/// nothing else is written; block 0 tells the host in `*refused` (1, else 0). `ahead` (0:
+/// none): block u asks L2 for tile u + ahead (prefetch_tile), which a later block reduces.
 template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_tiles(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                  T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
                  open_segment<T>* __restrict__ tails, tile_lead<T>* __restrict__ leads,
-                 const unsigned* verdict, unsigned epoch, unsigned* __restrict__ refused) {
+                 const unsigned* verdict, unsigned epoch, unsigned* __restrict__ refused,
+                 unsigned ahead) {
   const std::size_t tile = blockIdx.x;
   const tile_span at(tile, n);
   In x[tile_items];
+  if (ahead != 0 && threadIdx.x == 0) prefetch_tile(in, n, tile + ahead);
   load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
   const bool bad = offsets_refused(verdict, epoch);
   if (threadIdx.x == 0) {
@@ -560,7 +580,10 @@ struct offset_span_plan {
   std::size_t tiles;        ///< the tiles of n elements
   unsigned tiles_per_span;  ///< consecutive tiles a block walks (one pass)
   look_back_delays delays;
-  bool one_pass;  ///< else the three steps
+  bool one_pass;   ///< else the three steps
+  unsigned ahead;  ///< tiles asked of L2 ahead of the one being reduced (prefetch_tile; 0: none)
+  bool stretch;    ///< (one pass) consecutive tiles that only fold are folded as one (see
+                   ///< reduce_offset_spans; commutative operators)
   __host__ __device__ std::size_t spans() const {
     return (tiles + tiles_per_span - 1) / tiles_per_span;
   }
@@ -584,12 +607,14 @@ struct offset_span_plan {
 /// write `init` to the empty segments (grid-stride). `first[u]` is tile u's tile_first word
 /// (locate_tiles); nothing is written when `*verdict` is offsets_verdict_bad(st.epoch), and the
 /// block of ticket 0 tells the host so in `*refused` (1, else 0).
-template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>,
+          bool Stretch = false>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_offset_spans(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                         T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
                         offset_span_plan plan, look_back_state<open_segment<T>> st,
                         const unsigned* verdict, unsigned* __restrict__ refused) {
+  static_assert(!Stretch || is_commutative_v<Op>, "stretches reorder the operands");
   using V = open_segment<T>;
   const open_segment_op<Op> sop{op};
   __shared__ unsigned ticket_slot;
@@ -619,33 +644,77 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
       open_slot[0].has = false;
       span_lead[0].has_head = false;
     }
+    if (plan.ahead != 0 && threadIdx.x == 0)
+      for (std::size_t u = u0 + 1; u < u0 + plan.ahead && u < u1; ++u) prefetch_tile(in, n, u);
+    // thread 0, after a tile's tail and lead are in shared memory: carries the open segment
+    const auto absorb = [&] {
+      if (threadIdx.x != 0) return;
+      const tile_lead<T> l = lead[0];
+      maybe<V> open = open_slot[0];
+      if (!l.has_head) {
+        open = combine(open, maybe<V>{tail[0], true}, sop);
+      } else if (open.has && open.value.head) {  // a segment that started in the span ends
+        out[open.value.id] = closed_at_head(open.value.value, l, init, op);
+        open = {tail[0], true};
+      } else {  // the span's first head: what precedes it waits for the look-back
+        tile_lead<T> first_head = l;
+        if (open.has) {
+          first_head.value =
+              l.has_lead ? static_cast<T>(op(open.value.value, l.value)) : open.value.value;
+          first_head.has_lead = true;
+        }
+        span_lead[0] = first_head;
+        open = {tail[0], true};
+      }
+      open_slot[0] = open;
+    };
+    // With Stretch, consecutive tiles that only fold (one segment) are folded by each thread
+    // into its own value, with no block step between them, and reduced once where the stretch
+    // ends, as one tile that folds (fold_tile): a thread's elements of several tiles are not
+    // consecutive, hence a commutative operator.
+    T own{};
+    unsigned stretch_threads = 0;    // threads holding a value in `own` (a prefix of the block)
+    std::size_t stretch_first = u1;  // the stretch's first tile (u1: no stretch open)
+    const auto close_stretch = [&] {
+      __shared__ warp_slots<T, tile_block> slots;
+      const T v = block_reduce_ordered<tile_block>(own, stretch_threads, op, slots.get());
+      if (threadIdx.x == 0) {
+        const tile_first f{first[stretch_first]};
+        tail[0] = {v, f.starts() ? f.segment() : 0, f.starts()};
+        lead[0].has_lead = false;
+        lead[0].has_head = f.starts();
+      }
+      __syncthreads();
+      absorb();
+      stretch_threads = 0;
+      stretch_first = u1;
+    };
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
+      if (plan.ahead != 0 && threadIdx.x == 0 && u + plan.ahead < u1)
+        prefetch_tile(in, n, u + plan.ahead);
       In x[tile_items];
       load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
+      if constexpr (Stretch) {
+        if (tile_first{first[u]}.segment() == tile_first{first[u + 1]}.segment()) {
+#pragma unroll
+          for (unsigned k = 0; k < tile_items; ++k)
+            if (k < at.count)
+              own = k == 0 && stretch_threads == 0 ? static_cast<T>(x[0])
+                                                   : static_cast<T>(op(own, static_cast<T>(x[k])));
+          const unsigned threads = (at.len + tile_items - 1) / tile_items;
+          stretch_threads = threads > stretch_threads ? threads : stretch_threads;
+          if (stretch_first == u1) stretch_first = u;
+          continue;
+        }
+        if (stretch_first != u1) close_stretch();
+      }
       reduce_tile(heads, x, at, u, first, out, init, op, tail[0], lead[0]);
       __syncthreads();  // tail and lead written; the tile's shared memory free again
-      if (threadIdx.x == 0) {
-        const tile_lead<T> l = lead[0];
-        maybe<V> open = open_slot[0];
-        if (!l.has_head) {
-          open = combine(open, maybe<V>{tail[0], true}, sop);
-        } else if (open.has && open.value.head) {  // a segment that started in the span ends
-          out[open.value.id] = closed_at_head(open.value.value, l, init, op);
-          open = {tail[0], true};
-        } else {  // the span's first head: what precedes it waits for the look-back
-          tile_lead<T> first_head = l;
-          if (open.has) {
-            first_head.value =
-                l.has_lead ? static_cast<T>(op(open.value.value, l.value)) : open.value.value;
-            first_head.has_lead = true;
-          }
-          span_lead[0] = first_head;
-          open = {tail[0], true};
-        }
-        open_slot[0] = open;
-      }
+      absorb();
     }
+    if constexpr (Stretch)
+      if (stretch_first != u1) close_stretch();
     __syncthreads();
     const V total = open_slot[0].value;
     if (threadIdx.x < warp_threads)
