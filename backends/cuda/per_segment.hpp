@@ -229,8 +229,11 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
   }
 
  private:
-  /// \brief The runs' head flags in a temporary, then the segmented scan over them: rung `S`,
-  /// or the exact passes for exact_sum<T> (`Init` then its superaccumulator).
+  /// \brief The default rung reads keys of up to 4 bytes in its tiles (key_segmented_scan: H200,
+  /// 2^28 int32 keys and values, 994 -> 925 us, dev/scan_by_key_sweep.cu); wider keys (whose
+  /// run of 28 a thread costs registers: 1,335 -> 1,375 us with int64 keys), the other rungs and
+  /// the exact passes for exact_sum<T> (`Init` then its superaccumulator) take the runs' head
+  /// flags from a temporary.
   template <class K, class In, class T, class Init, class Op>
   static void run(const policy_type& policy, device_span<const K> keys, device_span<const In> in,
                   device_span<T> out, cuda::scan_kind kind, const Init* init, Op op) {
@@ -246,15 +249,20 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
         keys.data(),
         kind == cuda::scan_kind::exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key",
         "the keys");
-    // the flags live until the scan's work is done (freed in stream order after it)
-    cuda::temp_block flags(options.device, options.stream, options.memory, n);
-    auto* f = static_cast<std::uint8_t*>(flags.get());
-    cuda::enqueue_key_run_flags<K>(options, keys.data(), n, f);
-    if constexpr (exact)
-      cuda::exact_segmented_scan<In, T>(options, in.data(), f, out.data(), n, kind, init);
-    else
-      cuda::segmented_scan<S, In, T, Op>(options, in.data(), f, out.data(), n, kind, init,
-                                         static_cast<const T*>(nullptr), op);
+    if constexpr (!exact && S == cuda_scan_rung::tma_staged_look_back && sizeof(K) <= 4) {
+      cuda::key_segmented_scan<S, K, In, T, Op>(options, in.data(), keys.data(), out.data(), n,
+                                                kind, init, op);
+    } else {
+      // the flags live until the scan's work is done (freed in stream order after it)
+      cuda::temp_block flags(options.device, options.stream, options.memory, n);
+      auto* f = static_cast<std::uint8_t*>(flags.get());
+      cuda::enqueue_key_run_flags<K>(options, keys.data(), n, f);
+      if constexpr (exact)
+        cuda::exact_segmented_scan<In, T>(options, in.data(), f, out.data(), n, kind, init);
+      else
+        cuda::segmented_scan<S, In, T, Op>(options, in.data(), f, out.data(), n, kind, init,
+                                           static_cast<const T*>(nullptr), op);
+    }
   }
 };
 

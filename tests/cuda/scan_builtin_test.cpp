@@ -7,8 +7,9 @@
 /// sequential left fold (tests/support/harness.hpp): integers and min/max exactly, rounded
 /// float sums within 2 m eps sum|x| per element (m operands). Also: subspans that start off
 /// any alignment, three-level hierarchies, float determinism, the default policy, streams and
-/// threads, managed and pinned memory, empty inputs, bad inputs; and parprim::exact_plus per
-/// segment (segmented scans, segmented_reduce, reduce_by_key, scans by key) from plain C++.
+/// threads, managed and pinned memory, empty inputs, bad inputs; the scans by key on every
+/// precompiled key type; and parprim::exact_plus per segment (segmented scans, segmented_reduce,
+/// reduce_by_key, scans by key) from plain C++.
 ///
 /// Every failure prints the seed; rerun with PARPRIM_TEST_SEED=<seed> to reproduce it.
 /// PARPRIM_CUDA_TEST_MAX_N=<n> caps the sizes (for the compute-sanitizer runs).
@@ -561,6 +562,57 @@ TEST(CudaScanMemory, ManagedAndPinnedMemory) {
   });
   EXPECT_EQ(cudaFree(managed), cudaSuccess);
   EXPECT_EQ(cudaFreeHost(pinned), cudaSuccess);
+}
+
+/// The scans by key from plain C++ (the library's precompiled instantiations): the default rung
+/// reads the keys in its tiles, rung 5 scans the runs' head flags; keys of every precompiled
+/// index type, values of `T` with `Op`, sizes around rung 6's tile of 7168 elements, random runs
+/// (keys drawn from three values, so runs often repeat a key two runs back), out of place and in
+/// place; against parprim::seq (integers and min/max: exactly).
+template <class T, class Op, class I>
+void scans_by_key_from_plain_cpp() {
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{2}, std::size_t{7167}, std::size_t{7169}, std::size_t{50021}}) {
+    if (n > scan_max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n) + ", keys of " + std::to_string(sizeof(I)) +
+                 " bytes, values of " + std::to_string(sizeof(T)));
+    pt::rng_t r = pt::make_rng(seed, n);
+    std::vector<T> in(n);
+    for (auto& x : in) x = static_cast<T>(pt::uniform_int<int>(r, -1000, 1000));
+    const std::vector<std::uint8_t> flags = pt::make_flags(r, n, pt::density::third);
+    const std::vector<I> keys = pt::make_keys<I>(r, flags, 3);
+    const parprim::device_buffer<T> d_in(in);
+    const parprim::device_buffer<I> d_keys(keys);
+    parprim::device_buffer<T> out(n);
+    std::vector<T> want(n);
+    const T init = static_cast<T>(7);
+    const auto both = [&](const auto& policy, const char* rung) {
+      SCOPED_TRACE(rung);
+      parprim::inclusive_scan_by_key(parprim::seq, keys, in, want, Op{});
+      parprim::inclusive_scan_by_key(policy, d_keys.span(), d_in.span(), out.span(), Op{});
+      EXPECT_EQ(out.to_host(), want) << "inclusive_scan_by_key";
+      parprim::exclusive_scan_by_key(parprim::seq, keys, in, want, init, Op{});
+      parprim::exclusive_scan_by_key(policy, d_keys.span(), d_in.span(), out.span(), init, Op{});
+      EXPECT_EQ(out.to_host(), want) << "exclusive_scan_by_key";
+      parprim::device_buffer<T> inout(in);
+      parprim::inclusive_scan_by_key(parprim::seq, keys, in, want, Op{});
+      parprim::inclusive_scan_by_key(policy, d_keys.span(), inout.span(), inout.span(), Op{});
+      EXPECT_EQ(inout.to_host(), want) << "inclusive_scan_by_key in place";
+    };
+    both(parprim::cuda, "default rung");
+    both(parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back), "rung 5");
+  }
+}
+
+TEST(CudaScanByKey, FromPlainCppEveryKeyType) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  scans_by_key_from_plain_cpp<std::int32_t, parprim::plus, std::int32_t>();
+  scans_by_key_from_plain_cpp<std::int32_t, parprim::plus, std::int64_t>();
+  scans_by_key_from_plain_cpp<std::uint64_t, parprim::maximum, std::uint64_t>();
+  scans_by_key_from_plain_cpp<double, parprim::minimum, std::int32_t>();
+  scans_by_key_from_plain_cpp<float, parprim::plus, std::int64_t>();  // small integers: exact
 }
 
 /// exact_plus per segment from plain C++ (the library's precompiled exact passes): float and

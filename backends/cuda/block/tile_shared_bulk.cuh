@@ -95,6 +95,15 @@ struct tile_shared_bulk {
   using Op = typename Problem::op_type;
   using In = std::remove_cv_t<std::remove_pointer_t<decltype(Problem::in)>>;
   static constexpr bool segmented = Problem::segmented;
+  /// Segmented with one-byte head flags, which are staged beside the values; the scans by key
+  /// read each thread's run of keys instead (key_run_heads), while the values' bulk load is in
+  /// flight.
+  static constexpr bool staged_heads = [] {
+    if constexpr (segmented)
+      return Problem::heads_type::staged;
+    else
+      return false;
+  }();
   /// The staged bytes are inputs that become elements through the problem's conversion.
   static constexpr bool converts = Problem::transforms || !std::is_same_v<In, E>;
   /// Inputs narrower than the elements are staged in a region of their own (`inputs`), and
@@ -107,7 +116,7 @@ struct tile_shared_bulk {
   static constexpr unsigned items = chunks * vec;
   static constexpr unsigned tile_size = BlockSize * items;
   static constexpr unsigned tile_bytes = tile_size * sizeof(E);
-  static constexpr unsigned flag_bytes = segmented ? tile_size : 0;
+  static constexpr unsigned flag_bytes = staged_heads ? tile_size : 0;
   static constexpr unsigned input_bytes = tile_size * sizeof(In);  // a tile's inputs
   static constexpr unsigned narrow_bytes = narrow ? input_bytes : 0;
   static constexpr unsigned warps = BlockSize / warp_threads;
@@ -174,16 +183,16 @@ struct tile_shared_bulk {
       const std::size_t ahead = first + std::size_t(PrefetchTiles) * tile_size;
       if (b.values == tile_size && ahead + tile_size <= p.n) {
         bulk_prefetch_l2(p.in + ahead, input_bytes);
-        if constexpr (segmented)
-          if (b.flags == tile_size) bulk_prefetch_l2(p.flags + ahead, tile_size);
+        if constexpr (staged_heads)
+          if (b.flags == tile_size) bulk_prefetch_l2(p.heads.flags + ahead, tile_size);
       }
     }
     bulk_barrier_init(&s.barrier);
     bulk_barrier_expect(&s.barrier, b.values * sizeof(In) + b.flags);
     if (b.values > 0)
       bulk_load(narrow ? s.inputs : s.data, p.in + first, b.values * sizeof(In), &s.barrier);
-    if constexpr (segmented)
-      if (b.flags > 0) bulk_load(s.flags, p.flags + first, b.flags, &s.barrier);
+    if constexpr (staged_heads)
+      if (b.flags > 0) bulk_load(s.flags, p.heads.flags + first, b.flags, &s.barrier);
   }
 
   /// \brief Loads elements [first, first + len) (the bulk part started by `start_load`) and
@@ -191,6 +200,10 @@ struct tile_shared_bulk {
   __device__ V scan(const Problem& p, const Op& op, std::size_t first, unsigned len, storage& s) {
     data_ = reinterpret_cast<E*>(s.data);
     len_ = len;
+    const unsigned mine = threadIdx.x * items;
+    const unsigned count = count_of(mine, len);
+    if constexpr (segmented && !staged_heads)
+      heads_ = p.heads.template run_first<items>(first + mine, count);
     const load_plan b = plan(p, first, len);
     if constexpr (converts) {
       In* raw = reinterpret_cast<In*>(narrow ? s.inputs : s.data);  // converted below
@@ -200,10 +213,10 @@ struct tile_shared_bulk {
 #pragma unroll 4
       for (unsigned k = b.values + threadIdx.x; k < len; k += BlockSize) data_[k] = p.in[first + k];
     }
-    if constexpr (segmented) {
+    if constexpr (staged_heads) {
 #pragma unroll 4
       for (unsigned k = b.flags + threadIdx.x; k < len; k += BlockSize)
-        s.flags[k] = p.flags[first + k];
+        s.flags[k] = p.heads.flags[first + k];
     }
     __syncthreads();
     if (b.values + b.flags > 0) bulk_barrier_wait(&s.barrier);
@@ -211,9 +224,7 @@ struct tile_shared_bulk {
     const auto eop = p.element_op();
     const unsigned lane = threadIdx.x % warp_threads;
     const unsigned warp = threadIdx.x / warp_threads;
-    const unsigned mine = threadIdx.x * items;
-    const unsigned count = count_of(mine, len);
-    if constexpr (segmented) heads_ = load_heads(s, mine, count);
+    if constexpr (staged_heads) heads_ = load_heads(s, mine, count);
     if constexpr (converts) convert_mine(p, s, mine, count);
     // The thread's fold (restarting at heads). Threads past the end: any value, read by no one.
     E fold = mine < len ? data_[mine] : E{};
@@ -276,7 +287,7 @@ struct tile_shared_bulk {
   __device__ static load_plan plan(const Problem& p, std::size_t first, unsigned len) {
     load_plan b;
     b.values = bulk_items(p.in + first, len, chunk_bytes / unsigned(sizeof(In)));
-    if constexpr (segmented) b.flags = bulk_items(p.flags + first, len, chunk_bytes);
+    if constexpr (staged_heads) b.flags = bulk_items(p.heads.flags + first, len, chunk_bytes);
     return b;
   }
 

@@ -217,11 +217,25 @@ void segmented_scan(const launch_options& options, const In* in, const std::uint
   check_segmented_scan_operands(in, flags, out, n, kind, init, fn);
   if (n == 0) return;
   using P = segmented_problem<In, T, Op>;
-  P p{in, flags, out, n, op, kind == scan_kind::exclusive, init ? *init : T{}, {}, nullptr};
+  P p{in, {flags}, out, n, op, kind == scan_kind::exclusive, init ? *init : T{}, {}, nullptr};
   if (carry != nullptr) {
     p.prefix_ops.a = flagged<T>{*carry, false};
     p.prefix_ops.has_a = true;
   }
+  run_scan<typename scan_driver<S, P>::type>(options, p, fn);
+}
+
+/// \brief The scans by key: the segmented scan of rung `S` whose segments are the runs of equal
+/// keys, read from the keys themselves (key_run_heads: no head flags in memory). `keys` is a
+/// device pointer (checked by the caller) that `out` does not overlap.
+template <cuda_scan_rung S, class K, class In, class T, class Op>
+void key_segmented_scan(const launch_options& options, const In* in, const K* keys, T* out,
+                        std::size_t n, scan_kind kind, const T* init, Op op) {
+  const char* fn = kind == scan_kind::exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key";
+  check_scan_operands(in, out, n, kind, init, fn);
+  if (n == 0) return;
+  using P = segmented_problem<In, T, Op, key_run_heads<K>>;
+  const P p{in, {keys}, out, n, op, kind == scan_kind::exclusive, init ? *init : T{}, {}, nullptr};
   run_scan<typename scan_driver<S, P>::type>(options, p, fn);
 }
 

@@ -7,7 +7,9 @@
 /// - `plain_problem`: inclusive or exclusive scan of `In` into `T` with `Op` (also used for the
 ///   scan of tile totals in the multi-pass rungs, where `In = T = value_type`);
 /// - `segmented_problem`: the flag operator on `flagged<T>` pairs (detail/segmented.hpp):
-///   (s_i, f_i) (+) (s_j, f_j) = (f_j ? s_j : s_i + s_j, f_i | f_j).
+///   (s_i, f_i) (+) (s_j, f_j) = (f_j ? s_j : s_i + s_j, f_i | f_j); the heads come from
+///   one-byte flags (`byte_flag_heads`) or, for the scans by key, from the keys themselves
+///   (`key_run_heads`: no flags in memory).
 ///
 /// The shared-memory rungs (1-3) call `store(i, own_head, has_e, e, incl, final, tile)` for
 /// element i, with
@@ -195,20 +197,83 @@ __device__ __forceinline__ flagged<T> shuffle_parts(const flagged<T>& v, const M
   return {shuffle_parts(v.value, move), move(v.head ? 1u : 0u) != 0};
 }
 
-/// \brief Segmented scan of `In` (values) and one-byte head flags into `T`.
+/// \brief Heads given as one-byte flags (non-zero: element i starts a segment); rung 6 stages
+/// them in shared memory beside the values (`staged`).
+struct byte_flag_heads {
+  static constexpr bool staged = true;
+  const std::uint8_t* flags;
+  __device__ bool at(std::size_t i) const { return flags[i] != 0; }
+  /// \brief Bit k set where element i + k (k < Items) starts a segment.
+  template <unsigned Items>
+  __device__ unsigned run(std::size_t i) const {
+    std::uint8_t f[Items];
+    load_contiguous<Items>(flags + i, f);
+    return nonzero_byte_bits(f);
+  }
+};
+
+/// \brief Heads where a key differs (`==`) from the one before it, and at element 0: the scans
+/// by key read their keys where other scans read flags, and no flag is written anywhere. Each
+/// thread reads its run's keys (and the key before its run) itself.
+template <class K>
+struct key_run_heads {
+  static constexpr bool staged = false;
+  const K* keys;
+  __device__ bool at(std::size_t i) const { return i == 0 || !(keys[i] == keys[i - 1]); }
+  template <unsigned Items>
+  __device__ unsigned run(std::size_t i) const {
+    return run_first<Items>(i, Items);
+  }
+  /// \brief Bit k set where element i + k (k < count <= Items) starts a segment. A whole run
+  /// of whole 16-byte words is read a word at a time, each word's keys compared as it comes
+  /// (fewer registers than the run's keys at once).
+  template <unsigned Items>
+  __device__ unsigned run_first(std::size_t i, unsigned count) const {
+    if (count == 0) return 0;
+    const K* p = keys + i;
+    K prev = i > 0 ? keys[i - 1] : K{};
+    unsigned b = i == 0 ? 1u : 0u;  // element 0 starts the first segment
+    const auto compare = [&](const K& key, unsigned k) {
+      if ((i > 0 || k > 0) && !(key == prev)) b |= 1u << k;
+      prev = key;
+    };
+    if constexpr (vector_run_v<K, Items>) {
+      if (count == Items && reinterpret_cast<std::uintptr_t>(p) % 16 == 0) {
+        constexpr unsigned per_word = 16 / sizeof(K);
+#pragma unroll
+        for (unsigned w = 0; w < Items / per_word; ++w) {
+          const uint4 word = reinterpret_cast<const uint4*>(p)[w];
+          K key[per_word];
+          memcpy(key, &word, sizeof word);
+#pragma unroll
+          for (unsigned j = 0; j < per_word; ++j) compare(key[j], w * per_word + j);
+        }
+        return b;
+      }
+    }
+#pragma unroll
+    for (unsigned k = 0; k < Items; ++k)
+      if (k < count) compare(p[k], k);
+    return b;
+  }
+};
+
+/// \brief Segmented scan of `In` (values) into `T`, the heads from `Heads` (byte_flag_heads:
+/// one-byte head flags; key_run_heads<K>: runs of equal keys).
 ///
 /// In the first pass of rungs 1-3 (`final == false`) a tile's elements before its first head
 /// get their in-tile fold only (without `init` for exclusive); `first_head[tile]` records
 /// where that run ends, and `fix_up` completes those elements with the carry.
-template <class In, class T, class Op>
+template <class In, class T, class Op, class Heads = byte_flag_heads>
 struct segmented_problem {
   using value_type = flagged<T>;
   using op_type = flag_op<Op>;
+  using heads_type = Heads;
   static constexpr bool segmented = true;
   static constexpr bool transforms = false;
 
   const In* in;
-  const std::uint8_t* flags;
+  Heads heads;
   T* out;
   std::size_t n;
   Op op;
@@ -219,7 +284,7 @@ struct segmented_problem {
 
   __device__ maybe<flagged<T>> prefix() const { return prefix_ops.get(value_op()); }
   __host__ __device__ op_type value_op() const { return op_type{op}; }
-  __device__ flagged<T> load(std::size_t i) const { return {static_cast<T>(in[i]), flags[i] != 0}; }
+  __device__ flagged<T> load(std::size_t i) const { return {static_cast<T>(in[i]), heads.at(i)}; }
   __device__ static bool is_head(const flagged<T>& v) { return v.head; }
 
   using element_type = T;
@@ -227,19 +292,17 @@ struct segmented_problem {
   __device__ static flagged<T> make(const T& x, bool head) { return {x, head}; }
   __device__ static const T& element_of(const flagged<T>& v) { return v.value; }
   __device__ T load_element(std::size_t i, bool& head) const {
-    head = flags[i] != 0;
+    head = heads.at(i);
     return static_cast<T>(in[i]);
   }
-  /// \brief Elements [i, i + Items): the values, and in `heads` bit k for a head at i + k.
+  /// \brief Elements [i, i + Items): the values, and in `bits` bit k for a head at i + k.
   template <unsigned Items>
-  __device__ void load_run(std::size_t i, T (&v)[Items], unsigned& heads) const {
+  __device__ void load_run(std::size_t i, T (&v)[Items], unsigned& bits) const {
     In x[Items];
-    std::uint8_t f[Items];
     load_contiguous<Items>(in + i, x);
-    load_contiguous<Items>(flags + i, f);
+    bits = heads.template run<Items>(i);
 #pragma unroll
     for (unsigned k = 0; k < Items; ++k) v[k] = static_cast<T>(x[k]);
-    heads = nonzero_byte_bits(f);
   }
   template <bool Exclusive>
   __device__ T output_as(bool own_head, bool has_e, const T& e, const T& incl) const {

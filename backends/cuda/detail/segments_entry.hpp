@@ -70,8 +70,16 @@ template <class I, class In, class T, class Op>
 void reduce_offset_segments(const launch_options& options, const In* in, std::size_t n,
                             const I* begins, std::size_t k, T* out, T init, Op op, bool checked);
 
-/// \brief Enqueues the one-byte head flags of the runs of equal keys (for the scans by key,
-/// which then run the segmented scan on them).
+/// \brief The scans by key on rung `S` (scan_dispatch.cuh): the segmented scan whose segments
+/// are the runs of equal keys, read from the keys (no head flags in memory). Precompiled for
+/// the default rung (tma_staged_look_back) and int32 keys (the scans by key call it for keys of
+/// up to 4 bytes).
+template <cuda_scan_rung S, class K, class In, class T, class Op>
+void key_segmented_scan(const launch_options& options, const In* in, const K* keys, T* out,
+                        std::size_t n, scan_kind kind, const T* init, Op op);
+
+/// \brief Enqueues the one-byte head flags of the runs of equal keys (for the scans by key on
+/// the rungs other than the default, which then run the segmented scan on them).
 template <class K>
 void enqueue_key_run_flags(const launch_options& options, const K* keys, std::size_t n,
                            std::uint8_t* flags);
@@ -107,7 +115,13 @@ inline constexpr bool precompiled_segment_index_v =
   void parprim::detail::cuda::reduce_offset_segments<I, T, T, Op>(                     \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, const I*, \
       std::size_t, T*, T, Op, bool)
+#define PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, I)                                                 \
+  void parprim::detail::cuda::key_segmented_scan<::parprim::cuda_scan_rung::tma_staged_look_back, \
+                                                 I, T, T, Op>(                                    \
+      const ::parprim::detail::cuda::launch_options&, const T*, const I*, T*, std::size_t,        \
+      ::parprim::detail::cuda::scan_kind, const T*, Op)
 #define PARPRIM_CUDA_SEGMENTS_EXTERN(T, Op)                                    \
+  extern template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int32_t);        \
   extern template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
   extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
   extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
@@ -116,6 +130,7 @@ inline constexpr bool precompiled_segment_index_v =
   extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::int64_t); \
   extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);
 #define PARPRIM_CUDA_SEGMENTS_INSTANTIATE(T, Op)                        \
+  template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int32_t);        \
   template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
   template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
   template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
