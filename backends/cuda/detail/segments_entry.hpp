@@ -78,8 +78,9 @@ template <cuda_scan_rung S, class K, class In, class T, class Op>
 void key_segmented_scan(const launch_options& options, const In* in, const K* keys, T* out,
                         std::size_t n, scan_kind kind, const T* init, Op op);
 
-/// \brief Enqueues the one-byte head flags of the runs of equal keys (for the scans by key on
-/// the rungs other than the default, which then run the segmented scan on them).
+/// \brief Enqueues the one-byte head flags of the runs of equal keys, for the scans by key that
+/// do not read their keys in the tiles (keys wider than 4 bytes, rungs other than the default,
+/// exact_plus), which then run the segmented scan on them.
 template <class K>
 void enqueue_key_run_flags(const launch_options& options, const K* keys, std::size_t n,
                            std::uint8_t* flags);
