@@ -87,9 +87,9 @@ std::vector<std::int32_t> make_offsets(std::size_t n, std::size_t length) {
 /// The library's call in parts, each timed alone (us): the check by itself (an enqueue-only
 /// call's), locate_tiles with the check and without, and the call on offsets already checked
 /// (locate_tiles without the check, the tile kernel, the wait) beside the call that checks.
-/// Then the one pass at several spans and the three steps, each with tiles asked of L2 ahead
-/// (`ahead`: in the span walk, tiles ahead of the one reduced; in the three steps, blocks ahead
-/// in units of the resident blocks, R = SMs x 4), the library's choice marked; every variant's
+/// Then the one pass at several spans, in stretches or not, and the three steps with and without
+/// each block asking L2 for the tile one wave of blocks ahead (R = SMs x 4), the library's
+/// choice marked; every variant's
 /// results bitwise against `want`.
 template <class Input>
 void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k, int* out,
@@ -154,11 +154,8 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
                                           : ppc::look_back_tuning::no_sleep;
       std::printf("    one pass%s, tiles a span %4u%s:", stretch ? " in stretches" : "", per,
                   per == fill ? " (one wave)" : "");
-      for (unsigned ahead : {0u, 1u, 2u}) {
-        const seg::offset_span_plan p{tiles, per, d, true, ahead, stretch};
-        std::printf("  ahead %u%s %7.1f", ahead, mark(p), run(p));
-      }
-      std::printf("\n");
+      const seg::offset_span_plan p{tiles, per, d, true, 0, stretch};
+      std::printf(" %s %7.1f\n", mark(p), run(p));
     }
   }
   std::printf("    three steps:");

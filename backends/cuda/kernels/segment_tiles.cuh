@@ -345,9 +345,9 @@ struct tile_span {
 };
 
 /// \brief Asks the L2 cache for tile u's elements ahead of their loads (a hint: whole tiles of
-/// a 16-byte aligned input, sm_90 and later). The tiles of long segments only fold, and a block
-/// that waits for its loads without more bytes in flight leaves the H200's memory below its
-/// read speed.
+/// a 16-byte aligned input, sm_90 and later): the three steps' blocks ask for the tile one wave
+/// of blocks ahead where the segments are short (their tiles scan, and a block waiting for its
+/// loads has nothing else in flight).
 template <class In>
 __device__ __forceinline__ void prefetch_tile(const In* in, std::size_t n, std::size_t u) {
   if constexpr (bulk_copy_available) {
@@ -581,7 +581,7 @@ struct offset_span_plan {
   unsigned tiles_per_span;  ///< consecutive tiles a block walks (one pass)
   look_back_delays delays;
   bool one_pass;   ///< else the three steps
-  unsigned ahead;  ///< tiles asked of L2 ahead of the one being reduced (prefetch_tile; 0: none)
+  unsigned ahead;  ///< (three steps) block u asks L2 for tile u + ahead (prefetch_tile; 0: none)
   bool stretch;    ///< (one pass) consecutive tiles that only fold are folded as one (see
                    ///< reduce_offset_spans; commutative operators)
   __host__ __device__ std::size_t spans() const {
@@ -644,8 +644,6 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
       open_slot[0].has = false;
       span_lead[0].has_head = false;
     }
-    if (plan.ahead != 0 && threadIdx.x == 0)
-      for (std::size_t u = u0 + 1; u < u0 + plan.ahead && u < u1; ++u) prefetch_tile(in, n, u);
     // thread 0, after a tile's tail and lead are in shared memory: carries the open segment
     const auto absorb = [&] {
       if (threadIdx.x != 0) return;
@@ -691,8 +689,6 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     };
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
-      if (plan.ahead != 0 && threadIdx.x == 0 && u + plan.ahead < u1)
-        prefetch_tile(in, n, u + plan.ahead);
       In x[tile_items];
       load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
       if constexpr (Stretch) {
