@@ -229,11 +229,9 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
   }
 
  private:
-  /// \brief The default rung reads keys of up to 4 bytes in its tiles (key_segmented_scan: H200,
-  /// 2^28 int32 keys and values, 994 -> 925 us, dev/scan_by_key_sweep.cu); wider keys (whose
-  /// run of 28 a thread costs registers: 1,335 -> 1,375 us with int64 keys), the other rungs and
-  /// the exact passes for exact_sum<T> (`Init` then its superaccumulator) take the runs' head
-  /// flags from a temporary.
+  /// \brief The default rung reads the keys in its tiles where `keys_read_in_tiles_v` says so
+  /// (key_segmented_scan); other keys, the other rungs and the exact passes for exact_sum<T>
+  /// (`Init` then its superaccumulator) take the runs' head flags from a temporary.
   template <class K, class In, class T, class Init, class Op>
   static void run(const policy_type& policy, device_span<const K> keys, device_span<const In> in,
                   device_span<T> out, cuda::scan_kind kind, const Init* init, Op op) {
@@ -249,7 +247,8 @@ struct scan_by_key_impl<basic_cuda_policy<R, S, Sync>> {
         keys.data(),
         kind == cuda::scan_kind::exclusive ? "exclusive_scan_by_key" : "inclusive_scan_by_key",
         "the keys");
-    if constexpr (!exact && S == cuda_scan_rung::tma_staged_look_back && sizeof(K) <= 4) {
+    if constexpr (!exact && S == cuda_scan_rung::tma_staged_look_back &&
+                  cuda::keys_read_in_tiles_v<K, In, T>) {
       cuda::key_segmented_scan<S, K, In, T, Op>(options, in.data(), keys.data(), out.data(), n,
                                                 kind, init, op);
     } else {

@@ -600,6 +600,17 @@ void scans_by_key_from_plain_cpp() {
       parprim::inclusive_scan_by_key(parprim::seq, keys, in, want, Op{});
       parprim::inclusive_scan_by_key(policy, d_keys.span(), inout.span(), inout.span(), Op{});
       EXPECT_EQ(inout.to_host(), want) << "inclusive_scan_by_key in place";
+      if (n < 2) return;
+      // keys and values from their second element (not 16-byte aligned): the threads' own reads
+      const std::vector<I> keys1(keys.begin() + 1, keys.end());
+      const std::vector<T> in1(in.begin() + 1, in.end());
+      std::vector<T> want1(n - 1);
+      parprim::inclusive_scan_by_key(parprim::seq, keys1, in1, want1, Op{});
+      parprim::inclusive_scan_by_key(policy, d_keys.span().subspan(1), d_in.span().subspan(1),
+                                     out.span().subspan(1), Op{});
+      const std::vector<T> got = out.to_host();
+      EXPECT_TRUE(std::equal(want1.begin(), want1.end(), got.begin() + 1))
+          << "inclusive_scan_by_key from the second element";
     };
     both(parprim::cuda, "default rung");
     both(parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back), "rung 5");

@@ -88,7 +88,8 @@ inline constexpr bool shared_bulk_tile_fits_v =
 /// (CUB InclusiveSum 694.0), 567.5 with 256, 706.4 with 512 and 767.4 with 924 (the prefetched
 /// tiles no longer stay in L2 until their blocks read them); at 2^24 128 costs 1 % (55.4 vs
 /// 54.8), 256 6 %; segmented tiles lose with any distance (634 -> 646 us at 256).
-template <unsigned BlockSize, class Problem, unsigned Chunks = 7, unsigned PrefetchTiles = 0>
+template <unsigned BlockSize, class Problem, unsigned Chunks = 7, unsigned PrefetchTiles = 0,
+          unsigned MinBlocksPerSM = 0>
 struct tile_shared_bulk {
   using V = typename Problem::value_type;
   using E = typename Problem::element_type;
@@ -101,6 +102,16 @@ struct tile_shared_bulk {
   static constexpr bool staged_heads = [] {
     if constexpr (segmented)
       return Problem::heads_type::staged;
+    else
+      return false;
+  }();
+  /// Segmented with heads from keys of 8 bytes, which the threads read (registers): 5 tiles per
+  /// SM beside 4-byte values, 4 beside 8-byte ones (H200, inclusive_scan_by_key with int64 keys,
+  /// dev/scan_by_key_sweep.cu: 2^28 int32 values 1,262 us at 6 tiles, 1,043 at 5; 2^27 int64
+  /// values 905, 871 and 817 us at 6, 5 and 4 tiles, double values 1,050, 918 and 908).
+  static constexpr bool wide_keys = [] {
+    if constexpr (segmented && !staged_heads)
+      return sizeof(typename Problem::heads_type::key_type) > 4;
     else
       return false;
   }();
@@ -141,9 +152,11 @@ struct tile_shared_bulk {
   /// maximum 799-802 us at 7 tiles, 742-749 at 6, 740-744 at 5 (CUB 804); minimum 750, 743,
   /// 742-745 (CUB 810); at 2^24 6 tiles within 3 % of 7 either way.
   static constexpr unsigned min_blocks_per_sm =
-      BlockSize != 256 || Chunks != 7 ? 0u
-      : narrow                        ? 233472u / (tile_bytes + narrow_bytes + 1152u)
-      : sizeof(E) == 16               ? 4u
+      MinBlocksPerSM > 0                ? MinBlocksPerSM
+      : BlockSize != 256 || Chunks != 7 ? 0u
+      : narrow                          ? 233472u / (tile_bytes + narrow_bytes + 1152u)
+      : sizeof(E) == 16                 ? 4u
+      : wide_keys                       ? (sizeof(E) == 4 ? 5u : 4u)
       : !segmented
           ? (double_extreme_v<typename Problem::op_type, typename Problem::value_type> ? 6u : 7u)
       : sizeof(E) == 4 || exact_grouping_v<typename Problem::op_type, typename Problem::value_type>
@@ -183,8 +196,7 @@ struct tile_shared_bulk {
       const std::size_t ahead = first + std::size_t(PrefetchTiles) * tile_size;
       if (b.values == tile_size && ahead + tile_size <= p.n) {
         bulk_prefetch_l2(p.in + ahead, input_bytes);
-        if constexpr (staged_heads)
-          if (b.flags == tile_size) bulk_prefetch_l2(p.heads.flags + ahead, tile_size);
+        if constexpr (segmented) p.heads.prefetch_l2(ahead, tile_size);
       }
     }
     bulk_barrier_init(&s.barrier);
@@ -202,8 +214,7 @@ struct tile_shared_bulk {
     len_ = len;
     const unsigned mine = threadIdx.x * items;
     const unsigned count = count_of(mine, len);
-    if constexpr (segmented && !staged_heads)
-      heads_ = p.heads.template run_first<items>(first + mine, count);
+    if constexpr (segmented && !staged_heads) heads_ = read_heads(p, first, mine, count, len);
     const load_plan b = plan(p, first, len);
     if constexpr (converts) {
       In* raw = reinterpret_cast<In*>(narrow ? s.inputs : s.data);  // converted below
@@ -289,6 +300,19 @@ struct tile_shared_bulk {
     b.values = bulk_items(p.in + first, len, chunk_bytes / unsigned(sizeof(In)));
     if constexpr (staged_heads) b.flags = bulk_items(p.heads.flags + first, len, chunk_bytes);
     return b;
+  }
+
+  /// \brief Heads read by the threads themselves (key_run_heads): a warp whose elements are all
+  /// in the tile reads its keys together (coalesced, `warp_run`) where they allow it, else each
+  /// thread its own run.
+  __device__ static unsigned read_heads(const Problem& p, std::size_t first, unsigned mine,
+                                        unsigned count, unsigned len) {
+    if constexpr (Problem::heads_type::template warp_reads<items>) {
+      const unsigned warp_first = threadIdx.x / warp_threads * (warp_threads * items);
+      if (warp_first + warp_threads * items <= len && p.heads.warp_aligned(first + warp_first))
+        return p.heads.template warp_run<items>(first + warp_first, threadIdx.x % warp_threads);
+    }
+    return p.heads.template run_first<items>(first + mine, count);
   }
 
   /// \brief How many of the `len` elements of the tile the thread whose first is `mine` holds.

@@ -32,6 +32,7 @@
 #include <type_traits>
 
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/detail/convert.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
 #include <parprim/detail/segmented.hpp>
@@ -210,6 +211,11 @@ struct byte_flag_heads {
     load_contiguous<Items>(flags + i, f);
     return nonzero_byte_bits(f);
   }
+  /// \brief Asks L2 for the flags of elements [i, i + count) (whole 16-byte words only).
+  __device__ void prefetch_l2(std::size_t i, unsigned count) const {
+    if (reinterpret_cast<std::uintptr_t>(flags + i) % 16 == 0 && count % 16 == 0)
+      bulk_prefetch_l2(flags + i, count);
+  }
 };
 
 /// \brief Heads where a key differs (`==`) from the one before it, and at element 0: the scans
@@ -218,6 +224,7 @@ struct byte_flag_heads {
 template <class K>
 struct key_run_heads {
   static constexpr bool staged = false;
+  using key_type = K;
   const K* keys;
   __device__ bool at(std::size_t i) const { return i == 0 || !(keys[i] == keys[i - 1]); }
   template <unsigned Items>
@@ -255,6 +262,64 @@ struct key_run_heads {
     for (unsigned k = 0; k < Items; ++k)
       if (k < count) compare(p[k], k);
     return b;
+  }
+
+  /// Whether a warp may read runs of `Items` keys together (`warp_run`): whole 16-byte words.
+  template <unsigned Items>
+  static constexpr bool warp_reads = vector_run_v<K, Items>;
+  /// \brief Whether a warp's keys from element i lie in whole 16-byte words (`warp_run`).
+  __device__ bool warp_aligned(std::size_t i) const {
+    return reinterpret_cast<std::uintptr_t>(keys + i) % 16 == 0;
+  }
+  /// \brief Lane l's `run_first<Items>(i + l * Items, Items)`, read by the whole warp together:
+  /// lane l reads 16-byte words l, l + 32, ... of the warp's keys (each load instruction one
+  /// contiguous 512 bytes, where a lane reading its own run touches 32 runs' lines at once),
+  /// packs each word's head bits, and gets its own run's bits from the lanes holding them by
+  /// shuffles. Every lane of the warp calls it, with `warp_aligned(i)` and all 32 x Items
+  /// elements in the input.
+  template <unsigned Items>
+  __device__ unsigned warp_run(std::size_t i, unsigned lane) const {
+    static_assert(warp_reads<Items>, "key_run_heads::warp_run: runs of whole 16-byte words");
+    constexpr unsigned per_word = 16 / sizeof(K);  // keys (head bits) per word
+    constexpr unsigned words = Items / per_word;   // words per run
+    constexpr unsigned word_bits = (1u << per_word) - 1;
+    const uint4* w = reinterpret_cast<const uint4*>(keys + i);
+    // the key before word `lane` of the first row: lane 0's is before the warp's keys
+    K before = lane == 0 && i > 0 ? keys[i - 1] : K{};
+    unsigned packed = 0;  // bits of word lane + 32 j at j * per_word
+#pragma unroll
+    for (unsigned j = 0; j < words; ++j) {
+      const uint4 word = w[lane + warp_threads * j];
+      K key[per_word];
+      memcpy(key, &word, sizeof word);
+      // the last key of the word before: lane - 1's in this row, lane 31's of the row before
+      const K up = shuffle_up(key[per_word - 1], 1);
+      const K wrap = shuffle_from(key[per_word - 1], warp_threads - 1);
+      K prev = lane > 0 ? up : before;
+      unsigned bits = 0;
+#pragma unroll
+      for (unsigned m = 0; m < per_word; ++m) {
+        if (!(key[m] == prev)) bits |= 1u << m;
+        prev = key[m];
+      }
+      packed |= bits << (j * per_word);
+      before = wrap;
+    }
+    if (i == 0 && lane == 0) packed |= 1u;  // element 0 starts the first segment, whatever its key
+    // lane l's word k is the warp's word q = l * words + k: lane q % 32's row q / 32
+    unsigned b = 0;
+#pragma unroll
+    for (unsigned k = 0; k < words; ++k) {
+      const unsigned q = lane * words + k;
+      const unsigned v = __shfl_sync(full_warp_mask, packed, q % warp_threads);
+      b |= ((v >> (q / warp_threads * per_word)) & word_bits) << (k * per_word);
+    }
+    return b;
+  }
+  /// \brief Asks L2 for the keys of elements [i, i + count) (whole 16-byte words only).
+  __device__ void prefetch_l2(std::size_t i, unsigned count) const {
+    if (reinterpret_cast<std::uintptr_t>(keys + i) % 16 == 0 && (count * sizeof(K)) % 16 == 0)
+      bulk_prefetch_l2(keys + i, count * static_cast<unsigned>(sizeof(K)));
   }
 };
 

@@ -72,15 +72,27 @@ void reduce_offset_segments(const launch_options& options, const In* in, std::si
 
 /// \brief The scans by key on rung `S` (scan_dispatch.cuh): the segmented scan whose segments
 /// are the runs of equal keys, read from the keys (no head flags in memory). Precompiled for
-/// the default rung (tma_staged_look_back) and int32 keys (the scans by key call it for keys of
-/// up to 4 bytes).
+/// the default rung (tma_staged_look_back): int32, int64 and uint64 keys (`keys_read_in_tiles_v`).
 template <cuda_scan_rung S, class K, class In, class T, class Op>
 void key_segmented_scan(const launch_options& options, const In* in, const K* keys, T* out,
                         std::size_t n, scan_kind kind, const T* init, Op op);
 
+/// \brief Whether the default rung's scans by key read keys `K` in its tiles
+/// (key_segmented_scan) for inputs `In` scanned into `T`: keys of up to 4 bytes, and 8-byte keys
+/// beside values of 4 or 8 bytes read as they are. H200, inclusive_scan_by_key against head flags
+/// written first (dev/scan_by_key_sweep.cu): 2^28 int32 keys and values 994 us with the flags,
+/// 926 with each thread reading its own run of keys, 809 with the warps reading theirs together
+/// (CUB's InclusiveSumByKey 1,071); int64 keys: 2^28 int32 values 1,343 -> 1,043 us (CUB 1,293),
+/// 2^27 int64 values 971 -> 817 (CUB 860), double values 1,067 -> 908 (CUB 859). The others
+/// take the head flags from a temporary.
+template <class K, class In, class T>
+inline constexpr bool keys_read_in_tiles_v = sizeof(K) <= 4 ||
+                                             (sizeof(K) == 8 && sizeof(In) == sizeof(T) &&
+                                              (sizeof(T) == 4 || sizeof(T) == 8));
+
 /// \brief Enqueues the one-byte head flags of the runs of equal keys, for the scans by key that
-/// do not read their keys in the tiles (keys wider than 4 bytes, rungs other than the default,
-/// exact_plus), which then run the segmented scan on them.
+/// do not read their keys in the tiles (where `keys_read_in_tiles_v` is false, rungs other than
+/// the default, exact_plus), which then run the segmented scan on them.
 template <class K>
 void enqueue_key_run_flags(const launch_options& options, const K* keys, std::size_t n,
                            std::uint8_t* flags);
@@ -123,6 +135,8 @@ inline constexpr bool precompiled_segment_index_v =
       ::parprim::detail::cuda::scan_kind, const T*, Op)
 #define PARPRIM_CUDA_SEGMENTS_EXTERN(T, Op)                                    \
   extern template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int32_t);        \
+  extern template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int64_t);        \
+  extern template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::uint64_t);       \
   extern template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
   extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
   extern template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
@@ -132,6 +146,8 @@ inline constexpr bool precompiled_segment_index_v =
   extern template PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, std::uint64_t);
 #define PARPRIM_CUDA_SEGMENTS_INSTANTIATE(T, Op)                        \
   template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int32_t);        \
+  template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::int64_t);        \
+  template PARPRIM_CUDA_KEY_SCAN_SIGNATURE(T, Op, std::uint64_t);       \
   template PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op);                 \
   template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int32_t);    \
   template PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, std::int64_t);    \
