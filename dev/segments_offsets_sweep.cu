@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -144,6 +145,7 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
                ? "*"
                : " ";
   };
+  if (std::getenv("OFFSETS_SWEEP_FULL") == nullptr) return;
   const std::size_t resident = std::size_t(ppc::multiprocessor_count(0)) * 4;
   const unsigned fill = unsigned((tiles + resident - 1) / resident);
   for (bool stretch : {false, true}) {
