@@ -97,8 +97,8 @@ struct tile_shared_bulk {
   using In = std::remove_cv_t<std::remove_pointer_t<decltype(Problem::in)>>;
   static constexpr bool segmented = Problem::segmented;
   /// Segmented with one-byte head flags, which are staged beside the values; the scans by key
-  /// read each thread's run of keys instead (key_run_heads), while the values' bulk load is in
-  /// flight.
+  /// read their keys instead (key_run_heads: each warp its keys together, `read_heads`), while
+  /// the values' bulk load is in flight.
   static constexpr bool staged_heads = [] {
     if constexpr (segmented)
       return Problem::heads_type::staged;
@@ -107,7 +107,8 @@ struct tile_shared_bulk {
   }();
   /// Segmented with heads from keys of 8 bytes, which the threads read (registers): 5 tiles per
   /// SM beside 4-byte values, 4 beside 8-byte ones (H200, inclusive_scan_by_key with int64 keys,
-  /// dev/scan_by_key_sweep.cu: 2^28 int32 values 1,262 us at 6 tiles, 1,043 at 5; 2^27 int64
+  /// dev/scan_by_key_sweep.cu: 2^28 int32 values 1,387 us at 6 tiles with each thread reading its
+  /// own run, 1,296 with the warps' reads and an L2 prefetch, 1,037 at 5 tiles; 2^27 int64
   /// values 905, 871 and 817 us at 6, 5 and 4 tiles, double values 1,050, 918 and 908).
   static constexpr bool wide_keys = [] {
     if constexpr (segmented && !staged_heads)

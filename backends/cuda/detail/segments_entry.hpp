@@ -82,7 +82,7 @@ void key_segmented_scan(const launch_options& options, const In* in, const K* ke
 /// beside values of 4 or 8 bytes read as they are. H200, inclusive_scan_by_key against head flags
 /// written first (dev/scan_by_key_sweep.cu): 2^28 int32 keys and values 994 us with the flags,
 /// 926 with each thread reading its own run of keys, 809 with the warps reading theirs together
-/// (CUB's InclusiveSumByKey 1,071); int64 keys: 2^28 int32 values 1,343 -> 1,043 us (CUB 1,293),
+/// (CUB's InclusiveSumByKey 1,071); int64 keys: 2^28 int32 values 1,344 -> 1,041 us (CUB 1,292),
 /// 2^27 int64 values 971 -> 817 (CUB 860), double values 1,067 -> 908 (CUB 859). The others
 /// take the head flags from a temporary.
 template <class K, class In, class T>
