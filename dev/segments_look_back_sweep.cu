@@ -1,14 +1,15 @@
 // Scratch: the one-pass per-segment reduction (kernels/segments_look_back.cuh) at 2^28 and 2^24:
 // reduce_by_key of int32 keys and values (runs of 1, 32, 1024) and segmented_reduce of int32 with
 // head flags (segments of 1, 32, 1024 and random heads one in ten), the library's call (its
-// result is the reference) beside CUB's DeviceReduce::ReduceByKey (32-bit counts, as the bench's
-// anchor; its count copied back) in rounds. With `dev/base_segments_look_back.cuh` beside it (an
-// earlier commit's reduce_segments_look_back in namespace `parprim::detail::cuda::base_segments`,
-// made by hand and not kept), that kernel runs in the same rounds. Earlier forms of this file
-// swept the waits, the register cap and the staged keys stored one after the other
-// (docs/results/h100/per-segment/). PROFILE=1: one call each of the flag rows at 2^24, for ncu.
-// Not part of the build:
-// SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_look_back_sweep.cu
+// result is the reference) beside each thread reading its own run of keys ("own runs": the
+// library before the warps read their keys together) and CUB's DeviceReduce::ReduceByKey (32-bit
+// counts, as the bench's anchor; its count copied back) in rounds. With
+// `dev/base_segments_look_back.cuh` beside it (an earlier commit's reduce_segments_look_back in
+// namespace `parprim::detail::cuda::base_segments`, made by hand and not kept), that kernel runs in
+// the same rounds. Earlier forms of this file swept the waits, the register cap and the staged keys
+// stored one after the other (docs/results/h100/per-segment/). PROFILE=1: one call each of the flag
+// rows at 2^24, for ncu. Not part of the build: SWEEP_LIB=build-dev/libparprim_cuda.a bash
+// dev/sweep.sh dev/segments_look_back_sweep.cu
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -30,6 +31,12 @@ namespace ppc = parprim::detail::cuda;
 namespace pps = parprim::detail::cuda::segments;
 
 static int failures = 0;
+
+/// Each thread reads its own run of keys (the library before the warps read theirs together).
+template <class K>
+struct own_key_heads : pps::key_heads<K> {
+  static constexpr bool warp_reads = false;
+};
 
 #ifdef HAVE_BASE
 /// reduce_counted (segments_dispatch.cuh) with the base kernel.
@@ -112,6 +119,13 @@ int main() {
         };
         report("base", time_us([&] { base_call(); }, 25), lib, base_call(), out.data(), want);
 #endif
+        const auto own_call = [&] {
+          ppc::launch_options o{};
+          return pps::reduce_counted<own_key_heads<int>, int, int, pp::plus, 5>(
+              o, 0, own_key_heads<int>{{keys.data(), keys_out.data()}}, in.data(), n, out.data(),
+              false, 0, pp::plus{});
+        };
+        report("own runs", time_us([&] { own_call(); }, 25), lib, own_call(), out.data(), want);
         report("CUB", time_us([&] { cub_call(); }, 25), lib, cub_call(), out.data(), want);
       }
     }

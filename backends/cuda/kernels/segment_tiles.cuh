@@ -150,6 +150,7 @@ struct flag_heads {
   const std::uint8_t* flags;
   static constexpr bool counted = true;
   static constexpr bool writes_heads = false;  ///< on_head writes nothing
+  static constexpr bool warp_reads = false;    ///< see tile_head_bits
   /// \brief Bit k set where element i + k (k < count) starts a segment.
   __device__ unsigned bits(std::size_t i, unsigned count) const {
     std::uint8_t f[tile_items] = {};  // past count: no head
@@ -169,6 +170,16 @@ struct key_heads {
   K* keys_out;
   static constexpr bool counted = true;
   static constexpr bool writes_heads = true;
+  /// A warp reads its keys together where they are whole 16-byte words (tile_head_bits).
+  static constexpr bool warp_reads = key_run_heads<K>::template warp_reads<tile_items>;
+  __device__ bool warp_aligned(std::size_t i) const {
+    return key_run_heads<K>{keys}.warp_aligned(i);
+  }
+  /// \brief Lane l's `bits(i + l * tile_items, tile_items)`, the warp reading its keys together
+  /// (key_run_heads::warp_run).
+  __device__ unsigned warp_bits(std::size_t i, unsigned lane) const {
+    return key_run_heads<K>{keys}.template warp_run<tile_items>(i, lane);
+  }
   __device__ unsigned bits(std::size_t i, unsigned count) const {
     K key[tile_items];
     load_contiguous_first<tile_items>(keys + i, key, count);
@@ -267,15 +278,40 @@ __device__ V block_inclusive_scan(V v, const Op& op, V* warp_totals) {
   return v;
 }
 
+/// \brief Where tile u lies and this thread's run in it.
+struct tile_span {
+  std::size_t t0;  ///< the tile's first element
+  unsigned len;    ///< its elements (tile_size but in the last tile)
+  unsigned mine;   ///< this thread's first element in the tile
+  unsigned count;  ///< this thread's elements (0 past the end)
+  __device__ tile_span(std::size_t u, std::size_t n)
+      : t0(u * tile_size),
+        len(n - t0 < tile_size ? static_cast<unsigned>(n - t0) : unsigned(tile_size)),
+        mine(threadIdx.x * tile_items),
+        count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
+};
+
+/// \brief This thread's head bits in tile `at` (bit k: element at.mine + k is a head): a warp
+/// whose elements are all in the tile reads its keys together where the heads allow it
+/// (`warp_reads`: coalesced, as the scans by key do), else each thread its own run. Every thread
+/// of the block calls it.
+template <class Heads>
+__device__ __forceinline__ unsigned tile_head_bits(const Heads& heads, const tile_span& at) {
+  if constexpr (Heads::warp_reads) {
+    const unsigned warp_first = threadIdx.x / warp_threads * (warp_threads * tile_items);
+    if (warp_first + warp_threads * tile_items <= at.len && heads.warp_aligned(at.t0 + warp_first))
+      return heads.warp_bits(at.t0 + warp_first, threadIdx.x % warp_threads);
+  }
+  return at.count > 0 ? heads.bits(at.t0 + at.mine, at.count) : 0u;
+}
+
 /// \brief The number of heads of n elements, added to `*total` (zero before): one block per
 /// tile (the check of `out`'s size before a reduction writes).
 template <class Heads>
 __global__ void __launch_bounds__(tile_block)
     count_heads(Heads heads, std::size_t n, unsigned long long* total) {
   __shared__ unsigned warp_counts[tile_block / warp_threads];
-  const std::size_t i = blockIdx.x * tile_size + threadIdx.x * std::size_t{tile_items};
-  const unsigned count = i < n ? (n - i < tile_items ? unsigned(n - i) : tile_items) : 0;
-  unsigned c = count > 0 ? __popc(heads.bits(i, count)) : 0;
+  unsigned c = __popc(tile_head_bits(heads, tile_span(blockIdx.x, n)));
   c = __reduce_add_sync(full_warp_mask, c);
   if (threadIdx.x % warp_threads == 0) warp_counts[threadIdx.x / warp_threads] = c;
   __syncthreads();
@@ -330,19 +366,6 @@ __global__ void locate_tiles(offset_heads<I> heads, std::size_t n, std::size_t t
     }
   }
 }
-
-/// \brief Where tile u lies and this thread's run in it.
-struct tile_span {
-  std::size_t t0;  ///< the tile's first element
-  unsigned len;    ///< its elements (tile_size but in the last tile)
-  unsigned mine;   ///< this thread's first element in the tile
-  unsigned count;  ///< this thread's elements (0 past the end)
-  __device__ tile_span(std::size_t u, std::size_t n)
-      : t0(u * tile_size),
-        len(n - t0 < tile_size ? static_cast<unsigned>(n - t0) : unsigned(tile_size)),
-        mine(threadIdx.x * tile_items),
-        count(mine < len ? (len - mine < tile_items ? len - mine : tile_items) : 0) {}
-};
 
 /// \brief Asks the L2 cache for tile u's elements ahead of their loads (a hint: whole tiles of
 /// a 16-byte aligned input, sm_90 and later): the three steps' blocks ask for the tile one wave

@@ -135,7 +135,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   const tile_span at(tile, n);
   In x[tile_items];
   load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
-  const unsigned bits = at.count > 0 ? heads.bits(at.t0 + at.mine, at.count) : 0u;
+  const unsigned bits = tile_head_bits(heads, at);
   // whether a head follows the tile's first element: else the tile only folds
   const bool scans = __syncthreads_or((threadIdx.x == 0 ? bits & ~1u : bits) != 0) != 0;
   const unsigned last_thread = (at.len - 1) / tile_items;
