@@ -42,7 +42,9 @@ struct tile_of {
 template <template <class> class Tile, class Heads, class K, class T>
 void run_variant(const K* keys, const T* in, T* out, std::size_t n) {
   using P = ppc::segmented_problem<T, T, pp::plus, Heads>;
-  const P p{in, {{keys}}, out, n, pp::plus{}, false, T{}, {}, nullptr};
+  Heads heads{};
+  heads.keys = keys;
+  const P p{in, heads, out, n, pp::plus{}, false, T{}, {}, nullptr};
   ppc::launch_options o{};
   o.sync = true;
   ppc::run_scan<ppc::single_pass_look_back<Tile, P, ppc::tma_look_back_tuning>>(o, p, "sweep");

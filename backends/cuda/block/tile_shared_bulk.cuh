@@ -87,7 +87,10 @@ inline constexpr bool shared_bulk_tile_fits_v =
 /// int32, plain, look-back waits {3200, 800}: 593.5 us without, 558.8 with 128 tiles ahead
 /// (CUB InclusiveSum 694.0), 567.5 with 256, 706.4 with 512 and 767.4 with 924 (the prefetched
 /// tiles no longer stay in L2 until their blocks read them); at 2^24 128 costs 1 % (55.4 vs
-/// 54.8), 256 6 %; segmented tiles lose with any distance (634 -> 646 us at 256).
+/// 54.8), 256 6 %; segmented tiles lose with any distance (634 -> 646 us at 256), the scans by
+/// key too (their keys prefetched with the values: 2^28 int32 809 -> 828 us at 128).
+/// `MinBlocksPerSM` (0: the tuned count, `min_blocks_per_sm`): the register cap's blocks per SM,
+/// for dev/ sweeps.
 template <unsigned BlockSize, class Problem, unsigned Chunks = 7, unsigned PrefetchTiles = 0,
           unsigned MinBlocksPerSM = 0>
 struct tile_shared_bulk {
