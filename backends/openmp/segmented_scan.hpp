@@ -8,6 +8,7 @@
 #include <span>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segmented_sequence.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
@@ -36,12 +37,16 @@ struct segmented_scan_impl<omp_policy> {
         const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
         std::size_t i = b;
         if (restart) out[i++] = first;
-        openmp::detail::write_sequence(
-            out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
-              acc = flags[k] ? static_cast<Out>(in[k])
-                             : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
-              return acc;
-            });
+        if constexpr (openmp::detail::branch_free_select_v<Out>) {
+          openmp::detail::write_segmented_sequence(out.data(), i, e, stream, first, in, flags, op);
+        } else {
+          openmp::detail::write_sequence(
+              out.data(), i, e, stream, [acc = first, &in, &flags, op](std::size_t k) mutable {
+                acc = flags[k] ? static_cast<Out>(in[k])
+                               : static_cast<Out>(op(acc, static_cast<Out>(in[k])));
+                return acc;
+              });
+        }
       }
     };
     run<Acc>(team, policy, in, flags, op, scan_block);

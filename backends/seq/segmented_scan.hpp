@@ -9,20 +9,10 @@
 
 #include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
+#include <parprim/detail/heads.hpp>
 #include <parprim/policy.hpp>
 
 namespace parprim::detail {
-
-/// \brief Whether element i >= 1 starts a segment: the flag itself (a head view's `inner`,
-/// which skips the test for the sequence's first element a view's `operator[]` makes), so the
-/// loops below are the same few instructions wherever the compiler inlines them.
-template <class Flags>
-bool head_after_first(const Flags& flags, std::size_t i) {
-  if constexpr (requires { flags.inner(i); })
-    return flags.inner(i);
-  else
-    return flags[i] != 0;
-}
 
 template <>
 struct segmented_scan_impl<seq_policy> {

@@ -166,7 +166,7 @@ inline bool runs_policy(bool large, std::size_t size_index, std::size_t policy_i
 // ---------------------------------------------------------------------------------------------
 // Head flags
 
-enum class density { none, every, third, thousandth, last_only, short_ends };
+enum class density { none, every, third, thousandth, last_only, short_ends, regions };
 
 inline const char* density_name(density d) {
   switch (d) {
@@ -182,17 +182,22 @@ inline const char* density_name(density d) {
       return "one flag, on the last element";
     case density::short_ends:
       return "first and last segments of one element, random flags 1/64 between";
+    case density::regions:
+      return "regions of 3000 elements, random flags 1/3 and 1/1000 in turn";
   }
   return "?";
 }
 
-inline constexpr density all_densities[] = {density::none, density::every, density::third,
-                                            density::thousandth, density::last_only};
+/// (`regions`: a backend that picks its loop by the density it meets must switch back and
+/// forth.)
+inline constexpr density all_densities[] = {density::none,      density::every,
+                                            density::third,     density::thousandth,
+                                            density::last_only, density::regions};
 /// \brief The densities of the per-segment results (segmented_reduce, by key): all of the
 /// above, and segments of one element at both ends.
-inline constexpr density segment_densities[] = {density::none,      density::every,
-                                                density::third,     density::thousandth,
-                                                density::last_only, density::short_ends};
+inline constexpr density segment_densities[] = {
+    density::none,      density::every,      density::third,  density::thousandth,
+    density::last_only, density::short_ends, density::regions};
 
 /// \brief Flags of one density. Set flags are random non-zero bytes (any non-zero value
 /// starts a segment); flags[0] is random (element 0 starts a segment whatever it holds)
@@ -218,6 +223,9 @@ inline std::vector<std::uint8_t> make_flags(rng_t& r, std::size_t n, density d) 
         break;
       case density::short_ends:
         if (i == 1 || i + 1 == n || uniform_int<int>(r, 0, 63) == 0) f[i] = nonzero();
+        break;
+      case density::regions:
+        if (uniform_int<int>(r, 0, (i / 3000) % 2 == 0 ? 2 : 999) == 0) f[i] = nonzero();
         break;
     }
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -38,11 +39,9 @@ inline constexpr bool streamable_v =
     false;
 #endif
 
-/// \brief `out[i] = next(i)` for i in [b, e), in increasing i. `next` may read the input at
-/// index i (in-place scans): a 64-byte group is computed before any of it is stored.
-/// \param stream  use streaming stores (see stream_threshold_bytes); ends with a store fence
-template <class Out, class Next>
-void write_sequence(Out* out, std::size_t b, std::size_t e, bool stream, Next next) {
+/// \brief write_sequence, and with `Stateful` write_sequence_stateful (which returns `next`).
+template <bool Stateful, class Out, class Next>
+auto write_sequence_impl(Out* out, std::size_t b, std::size_t e, bool stream, Next next) {
   std::size_t i = b;
 #if defined(__SSE2__)
   if constexpr (streamable_v<Out>) {
@@ -58,13 +57,35 @@ void write_sequence(Out* out, std::size_t b, std::size_t e, bool stream, Next ne
       }
       for (; i < e; ++i) out[i] = next(i);
       _mm_sfence();
-      return;
+      if constexpr (Stateful)
+        return next;
+      else
+        return;
     }
   }
 #else
   static_cast<void>(stream);
 #endif
   for (; i < e; ++i) out[i] = next(i);
+  if constexpr (Stateful) return next;
+}
+
+/// \brief `out[i] = next(i)` for i in [b, e), in increasing i. `next` may read the input at
+/// index i (in-place scans): a 64-byte group is computed before any of it is stored.
+/// \param stream  use streaming stores (see stream_threshold_bytes); ends with a store fence
+template <class Out, class Next>
+void write_sequence(Out* out, std::size_t b, std::size_t e, bool stream, Next next) {
+  write_sequence_impl<false>(out, b, e, stream, std::move(next));
+}
+
+/// \brief As write_sequence, and returns `next` as it is after the last call: a stateful `next`
+/// (a running value) hands its state back by value, which keeps it in registers where a
+/// reference to it would keep it in memory. (Not a return value of write_sequence itself: with
+/// one, GCC compiled the exclusive segmented scans' restart, in write_sequence's callers, with
+/// a branch again.)
+template <class Out, class Next>
+Next write_sequence_stateful(Out* out, std::size_t b, std::size_t e, bool stream, Next next) {
+  return write_sequence_impl<true>(out, b, e, stream, std::move(next));
 }
 
 /// \brief Stores a piece of a block's outputs computed elsewhere (an accumulating operator's

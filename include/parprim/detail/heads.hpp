@@ -158,4 +158,15 @@ class key_heads {
   std::size_t offset_ = 0;  // where keys_[0] sits in the sequence
 };
 
+/// \brief Whether element i >= 1 starts a segment: the flag itself (a head view's `inner`,
+/// which skips the test for the sequence's first element a view's `operator[]` makes), so the
+/// segmented loops are the same few instructions wherever the compiler inlines them.
+template <class Flags>
+bool head_after_first(const Flags& flags, std::size_t i) {
+  if constexpr (requires { flags.inner(i); })
+    return flags.inner(i);
+  else
+    return flags[i] != 0;
+}
+
 }  // namespace parprim::detail
