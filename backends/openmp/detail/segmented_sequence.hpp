@@ -22,13 +22,14 @@ namespace parprim::openmp::detail {
 inline constexpr std::size_t segment_chunk = 2048;
 inline constexpr std::size_t select_from_one_in = 16;
 /// \brief Whether a chunk after one of `length` elements with `heads` heads selects.
-constexpr bool selects_after(std::size_t heads, std::size_t length) {
-  return heads * select_from_one_in >= length && heads * 4 < length * 3;
+inline bool selects_after(std::size_t heads, std::size_t length) {
+  return heads * select_from_one_in >= length && !denser_than_three_in_four(heads, length);
 }
 
-/// \brief Running values that select_without_branch takes on their bits: arithmetic types.
+/// \brief Running values that take the chunks: arithmetic types select_without_branch selects
+/// on their bits (a user type's operator may cost more than the branch it saves).
 template <class T>
-inline constexpr bool branch_free_select_v = std::is_arithmetic_v<T> && sizeof(T) <= 8;
+inline constexpr bool branch_free_select_v = std::is_arithmetic_v<T>&& selects_on_bits_v<T>;
 
 /// \brief One element of an inclusive segmented scan (write_sequence's `next`): the running
 /// value `acc` restarts at a head, with a branch on the head or (`Select`) a select without one;
@@ -68,20 +69,15 @@ void write_segmented_sequence(Out* out, std::size_t b, std::size_t e, bool strea
   bool dense = false;
   for (std::size_t i = b; i < e;) {
     const std::size_t end = e - i < segment_chunk ? e : i + segment_chunk;
-    std::size_t heads = 0;
-    if (dense) {
+    // one chunk with the step that branches (false) or selects (true)
+    const auto chunk = [&](auto select) {
       const auto step = write_sequence_stateful(
           out, i, end, stream,
-          segmented_step<true, Out, Input, Heads, Op>{acc, 0, &in, &flags, op});
+          segmented_step<decltype(select)::value, Out, Input, Heads, Op>{acc, 0, &in, &flags, op});
       acc = step.acc;
-      heads = step.heads;
-    } else {
-      const auto step = write_sequence_stateful(
-          out, i, end, stream,
-          segmented_step<false, Out, Input, Heads, Op>{acc, 0, &in, &flags, op});
-      acc = step.acc;
-      heads = step.heads;
-    }
+      return step.heads;
+    };
+    const std::size_t heads = dense ? chunk(std::true_type{}) : chunk(std::false_type{});
     dense = selects_after(heads, end - i);
     i = end;
   }

@@ -174,9 +174,6 @@ inline constexpr bool sums_by_prefix_v =
 /// With the AVX2 loop (`vectorized`, segment_sums_avx2.hpp) dense blocks take it too: it makes
 /// no second pass there (16-core host, 2^28 int32, one head per element: 33-36 ms at 16
 /// threads against 48-50 for the branchy fold).
-inline bool denser_than_three_in_four(std::size_t heads, std::size_t length) {
-  return heads * 4 > length * 3;
-}
 inline bool dense_enough_for_prefix(std::size_t heads, std::size_t length, bool vectorized) {
   return heads * 64 >= length && (vectorized || !denser_than_three_in_four(heads, length));
 }
