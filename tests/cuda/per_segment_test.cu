@@ -8,10 +8,11 @@
 /// tests/support/harness.hpp, which holds for any grouping), double minimum, int8 into int32
 /// plus, and a user type with a NON-commutative operator (affine maps on int64, exact), so the
 /// sequence order within each segment is checked. Sizes: the edges, the warp and block
-/// boundaries +-1, primes, 2^16 + 1 and 2^20 (and 2^24 + 3 for int32 plus); sizes above
-/// PARPRIM_CUDA_TEST_MAX_N are left out. Segments: every length 1, fixed lengths 32, 1024 and
-/// 65536, one segment (flags[0] 0 or set), random heads at densities 1/3 and 1/1000, one head on
-/// the last element, one-element segments at both ends, and power-law lengths
+/// boundaries +-1, the tiles' (4096 elements; reduce_by_key's staged tiles of 1792, 3584 and
+/// 7168 for 16-, 8- and 4-byte values) +-1, primes, 2^16 + 1 and 2^20 (and 2^24 + 3 for int32
+/// plus); sizes above PARPRIM_CUDA_TEST_MAX_N are left out. Segments: every length 1, fixed
+/// lengths 32, 1024 and 65536, one segment (flags[0] 0 or set), random heads at densities 1/3 and
+/// 1/1000, one head on the last element, one-element segments at both ends, and power-law lengths
 /// floor(2^(17 U)). Keys are runs over the same segments: fresh values at each head, three
 /// values (a run often takes the key of the run two before) and two alternating int64 keys that
 /// differ only in their high 32 bits.
@@ -79,8 +80,9 @@ struct Affine64Compose : case_base<affine64, affine64, affine64_compose> {
 /// \brief The sizes of the sweeps, up to PARPRIM_CUDA_TEST_MAX_N.
 std::vector<std::size_t> per_segment_sizes() {
   std::vector<std::size_t> v;
-  for (std::size_t n : {0, 1, 2, 31, 32, 33, 255, 256, 257, 1009, 1023, 1024, 1025, 4095, 4096,
-                        4097, 65537, 100003, 1 << 20})
+  for (std::size_t n : {0,    1,    2,    31,   32,   33,    255,   256,    257,    1009,
+                        1023, 1024, 1025, 1791, 1792, 1793,  3583,  3584,   3585,   4095,
+                        4096, 4097, 7167, 7168, 7169, 14337, 65537, 100003, 1 << 20})
     if (n <= scan_max_n()) v.push_back(n);
   return v;
 }

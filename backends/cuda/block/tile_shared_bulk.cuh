@@ -247,7 +247,7 @@ struct tile_shared_bulk {
       if (k > 0) fold = segmented && ((heads_ >> k) & 1u) ? x : static_cast<E>(eop(fold, x));
       return x;
     });
-    const V incl = warp_inclusive_scan(Problem::make(fold, heads_ != 0), lane, op);
+    const V incl = warp_inclusive_scan(thread_value(fold), lane, op);
     const V lanes_before = shuffle_up(incl, 1);
 
     const unsigned last = (len - 1) / items;  // the last thread holding elements
@@ -265,6 +265,15 @@ struct tile_shared_bulk {
     before_ = maybe<V>{lanes_before, lane > 0};
     if (warp > 0) before_ = combine(maybe<V>{s.warp_scan[warp - 1], true}, before_, op);
     return s.warp_scan[last_warp];
+  }
+
+  /// \brief f(x, k) for this thread's elements k in order, f's result replacing element k in
+  /// the tile (after `scan`: the per-segment reductions leave each segment's result in place at
+  /// the head that closes it).
+  template <class F>
+  __device__ void rewrite_mine(F&& f) const {
+    const unsigned mine = threadIdx.x * items;
+    for_each_mine<true>(mine, count_of(mine, len_), f);
   }
 
   /// \brief Stores the tile: each element gets the fold of `carry`, the elements before this
@@ -294,6 +303,20 @@ struct tile_shared_bulk {
   }
 
  private:
+  /// Problems whose values count their heads (`Problem::run_value`: the per-segment reductions).
+  static constexpr bool counts_heads = requires(const E& e) {
+    Problem::run_value(e, 0u);
+  };
+
+  /// \brief The value of the thread's elements: their fold since its last head, with whether
+  /// it holds a head (segmented scans) or how many (`run_value`).
+  __device__ V thread_value(const E& fold) const {
+    if constexpr (counts_heads)
+      return Problem::run_value(fold, heads_);
+    else
+      return Problem::make(fold, heads_ != 0);
+  }
+
   /// \brief Elements (values) and bytes (head flags) of a tile that move by bulk copies.
   struct load_plan {
     unsigned values = 0;

@@ -21,6 +21,7 @@
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/segment_tiles.cuh>
 #include <parprim/backends/cuda/kernels/segments_look_back.cuh>
+#include <parprim/backends/cuda/kernels/segments_staged.cuh>
 #include <parprim/detail/offsets.hpp>
 #include <parprim/error.hpp>
 
@@ -68,26 +69,21 @@ std::size_t count_segments(const launch_options& options, int device, Heads head
   return static_cast<std::size_t>(segments);
 }
 
-/// \brief The one-pass reduction of counted heads (kernels/segments_look_back.cuh): one launch,
-/// then a wait for the number of segments, which the kernel writes where the host reads it
-/// (the cache's mapped host slot, or device memory and one copy back). dev/ sweeps give
-/// `MinBlocksPerSM` and `delays` (else run_look_back_delays).
-template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
-std::size_t reduce_counted(const launch_options& options, int device, Heads heads, const In* in,
-                           std::size_t n, T* out, bool has_init, const T& init, Op op,
-                           const look_back_delays* delays = nullptr) {
-  if (n == 0) return 0;
+/// \brief A one-pass reduction of counted heads: `enqueue(state, count slot)` launches it over
+/// `tiles` tiles of n > 0 elements, then the host waits for the number of segments, which the
+/// kernel writes where the host reads it (the cache's mapped host slot, or device memory and one
+/// copy back).
+template <class T, class Enqueue>
+std::size_t run_counted(const launch_options& options, int device, std::size_t n, std::size_t tiles,
+                        const Enqueue& enqueue) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  const std::size_t tiles = tile_count(n);
   const look_back_memory<segment_run<T>> memory(tiles, n, "per-segment reduction");
   call_scratch scratch(device, options.stream, options.memory, memory.scratch_bytes(),
                        memory.status_words(), memory.status_layout(), true);
-  const look_back_state<segment_run<T>> st =
-      memory.state(scratch.device_scratch(), scratch.status(), scratch.ticket(), scratch.epoch());
   auto* count = static_cast<std::size_t*>(scratch.result_slot());
-  launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0, stream,
-         heads, in, n, out, has_init, init, op, tiles, st,
-         delays != nullptr ? *delays : run_look_back_delays(tiles), count);
+  enqueue(
+      memory.state(scratch.device_scratch(), scratch.status(), scratch.ticket(), scratch.epoch()),
+      count);
   std::size_t segments = 0;
   if (scratch.host_slot() == nullptr)
     PARPRIM_CUDA_CHECK(
@@ -96,6 +92,49 @@ std::size_t reduce_counted(const launch_options& options, int device, Heads head
   scratch.finished_cleanly();
   if (scratch.host_slot() != nullptr) std::memcpy(&segments, scratch.host_slot(), sizeof(segments));
   return segments;
+}
+
+/// \brief The one-pass reduction of counted heads in registers (kernels/segments_look_back.cuh).
+/// dev/ sweeps give `MinBlocksPerSM` and `delays` (else run_look_back_delays).
+template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+std::size_t reduce_counted(const launch_options& options, int device, Heads heads, const In* in,
+                           std::size_t n, T* out, bool has_init, const T& init, Op op,
+                           const look_back_delays* delays = nullptr) {
+  if (n == 0) return 0;
+  const std::size_t tiles = tile_count(n);
+  return run_counted<T>(options, device, n, tiles, [&](const auto& st, std::size_t* count) {
+    launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0,
+           static_cast<cudaStream_t>(options.stream), heads, in, n, out, has_init, init, op, tiles,
+           st, delays != nullptr ? *delays : run_look_back_delays(tiles), count);
+  });
+}
+
+/// \brief Whether reduce_by_key of `T` values (read as `In`) with keys `K` runs on the staged
+/// tile (kernels/segments_staged.cuh): values read unconverted, of a size the tile holds.
+template <class K, class In, class T, class Op>
+inline constexpr bool staged_keys_fit_v =
+    std::is_same_v<In, T> &&
+    (shared_bulk_tile_fits_v<counted_run_problem<T, Op, key_run_heads<K>>, T>);
+
+/// \brief The one-pass reduction of counted heads on the staged tile (kernels/
+/// segments_staged.cuh). dev/ sweeps give `MinBlocksPerSM`, `KeyBatch` and `delays`.
+template <class Heads, class T, class Op, unsigned MinBlocksPerSM = 0,
+          unsigned KeyBatch = staged_key_batch>
+std::size_t reduce_counted_staged(const launch_options& options, int device, Heads heads,
+                                  const T* in, std::size_t n, T* out, bool has_init, const T& init,
+                                  Op op, const look_back_delays* delays = nullptr) {
+  if (n == 0) return 0;
+  using reader = decltype(heads.reader());
+  using P = counted_run_problem<T, Op, reader>;
+  using Tile = staged_run_tile<T, Op, reader>;
+  constexpr unsigned per_sm = MinBlocksPerSM > 0 ? MinBlocksPerSM : staged_tiles_per_sm<Tile>;
+  const std::size_t tiles = (n + Tile::tile_size - 1) / Tile::tile_size;
+  return run_counted<T>(options, device, n, tiles, [&](const auto& st, std::size_t* count) {
+    launch(reduce_segments_staged<Tile, P, Heads, per_sm, KeyBatch>, tiles, Tile::block_size, 0,
+           static_cast<cudaStream_t>(options.stream), P{in, heads.reader(), n, op}, heads, out,
+           has_init, init, tiles, st, delays != nullptr ? *delays : run_look_back_delays(tiles),
+           count);
+  });
 }
 
 /// \brief How the offsets' tiles of `T` under `Op` are reduced (kernels/segment_tiles.cuh),
@@ -292,9 +331,17 @@ std::size_t reduce_key_segments(const launch_options& options, const K* keys, co
   segments::check_call(
       options, guard.device(), "reduce_by_key",
       {{keys, "the keys"}, {in, "the input"}, {keys_out, "the output keys"}, {out, "the output"}});
-  // keys and values of up to 4 bytes: 5 tiles per SM (H100, 2^28 int32, dev/
-  // segments_look_back_sweep.cu: runs of 32 956 -> 903 us, of 1024 890-892 -> 835-838; runs of
-  // 1, every key its own run, 1,917-1,930 -> 1,966-1,970; at 2^24 within 2 % either way)
+  // values of 4, 8 or 16 bytes read unconverted: rung 6's staged tile (H200, 2^28 int32 keys and
+  // values, dev/segments_look_back_sweep.cu: runs of 1024 747 -> 587 us, of 32 792 -> 659, of 1
+  // 1,392 -> 1,367; CUB's ReduceByKey 799, 861 and 1,427)
+  if constexpr (segments::staged_keys_fit_v<K, In, T, Op>)
+    return segments::reduce_counted_staged(options, guard.device(),
+                                           segments::key_heads<K>{keys, keys_out}, in, n, out,
+                                           false, T{}, op);
+  // the others (inputs converted into the values, other sizes) in registers; keys and values of
+  // up to 4 bytes: 5 tiles per SM (H100, 2^28 int32, dev/segments_look_back_sweep.cu: runs of 32
+  // 956 -> 903 us, of 1024 890-892 -> 835-838; runs of 1, every key its own run, 1,917-1,930 ->
+  // 1,966-1,970; at 2^24 within 2 % either way)
   constexpr unsigned per_sm = sizeof(K) <= 4 && sizeof(T) <= 4 ? 5 : segments::tiles_per_sm<T>;
   return segments::reduce_counted<segments::key_heads<K>, In, T, Op, per_sm>(
       options, guard.device(), segments::key_heads<K>{keys, keys_out}, in, n, out, false, T{}, op);

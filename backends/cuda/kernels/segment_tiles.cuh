@@ -175,6 +175,8 @@ struct key_heads {
   __device__ bool warp_aligned(std::size_t i) const {
     return key_run_heads<K>{keys}.warp_aligned(i);
   }
+  /// \brief The heads as rung 6's staged tile reads them (kernels/segments_staged.cuh).
+  __host__ __device__ key_run_heads<K> reader() const { return {keys}; }
   /// \brief Lane l's `bits(i + l * tile_items, tile_items)`, the warp reading its keys together
   /// (key_run_heads::warp_run).
   __device__ unsigned warp_bits(std::size_t i, unsigned lane) const {
@@ -203,11 +205,12 @@ struct key_heads {
   /// spill). H100, reduce_by_key of 2^28 int32, runs of 1: 1,907 us against 2,077 one key after the
   /// other; the batches for every h cost 5-7 % at runs of 32 and 1024
   /// (dev/segments_look_back_sweep.cu).
-  template <unsigned Block, unsigned Per, class Positions>
+  /// `Batch` (0: 8 keys of up to 4 bytes, else 4): the keys a thread loads before it stores them.
+  template <unsigned Block, unsigned Per, unsigned Batch = 0, class Positions>
   __device__ void store_staged(std::size_t t0, const Positions& position, std::size_t first_id,
                                unsigned h) const {
-    constexpr unsigned batch = sizeof(K) <= 4 ? 8 : 4;
-    static_assert(Per % batch == 0, "store_staged: whole batches per thread");
+    // the last batch may pass Per: its j >= h
+    constexpr unsigned batch = Batch > 0 ? Batch : sizeof(K) <= 4 ? 8 : 4;
     if (keys_out == nullptr) return;
     if (h <= Block) {
       if (threadIdx.x < h) keys_out[first_id + threadIdx.x] = keys[t0 + position[threadIdx.x]];

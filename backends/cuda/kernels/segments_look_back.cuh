@@ -96,6 +96,23 @@ __device__ __forceinline__ T with_init(bool has_init, const T& init, const T& v,
   return has_init ? static_cast<T>(op(init, v)) : v;
 }
 
+/// \brief Every thread of the block: the run of everything before tile `tile`, whose run is
+/// `total` (warp 0 publishes it and looks back: the tree look-back where `op`'s grouping cannot
+/// change the result, else the fixed tree; `slot`, in shared memory, hands it to the block).
+template <class T, class Op>
+__device__ maybe<segment_run<T>> run_before_tile(const segment_run_op<Op>& rop, std::size_t tile,
+                                                 std::size_t tiles, const segment_run<T>& total,
+                                                 const look_back_state<segment_run<T>>& st,
+                                                 const look_back_delays& delays,
+                                                 maybe<segment_run<T>>& slot) {
+  if (threadIdx.x < warp_threads)
+    resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(
+        tile_carry_problem<segment_run<T>, segment_run_op<Op>>{rop}, tile, tiles, total, st, true,
+        delays, slot);
+  __syncthreads();
+  return slot;
+}
+
 /// \brief When the tiles' look-back polls (see look_back_delays). reduce_by_key of int32 keys and
 /// values on an H100 (dev/segments_look_back_sweep.cu), 2^28, runs of 1 / 32 / 1024: {1200, 650}
 /// 2,074 / 953 / 886 us; {700, 350} 2,082 / 959 / 892; {350, 200} 2,111 / 997 / 928; no first
@@ -160,12 +177,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   }
 
   // step 2: the run before the tile
-  if (threadIdx.x < warp_threads)
-    resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(tile_carry_problem<V, segment_run_op<Op>>{rop},
-                                                   tile, tiles, total, st, true, delays,
-                                                   carry_slot[0]);
-  __syncthreads();
-  const maybe<V> carry = carry_slot[0];
+  const maybe<V> carry = run_before_tile(rop, tile, tiles, total, st, delays, carry_slot[0]);
   const std::size_t before = carry.has ? carry.value.heads : 0;  // heads before the tile
   const auto result = [&](const T& v) { return with_init(has_init, init, v, op); };
 
