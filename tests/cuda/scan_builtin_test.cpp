@@ -568,7 +568,9 @@ TEST(CudaScanMemory, ManagedAndPinnedMemory) {
 /// reads the keys in its tiles, rung 5 scans the runs' head flags; keys of every precompiled
 /// index type, values of `T` with `Op`, sizes around rung 6's tile of 7168 elements, random runs
 /// (keys drawn from three values, so runs often repeat a key two runs back), out of place and in
-/// place; against parprim::seq (integers and min/max: exactly).
+/// place, and from the second element (nothing 16-byte aligned); reduce_by_key over the same
+/// keys and values, from the first and the second element; against parprim::seq (integers and
+/// min/max: exactly).
 template <class T, class Op, class I>
 void scans_by_key_from_plain_cpp() {
   const std::uint64_t seed = make_seed();
@@ -612,8 +614,32 @@ void scans_by_key_from_plain_cpp() {
       EXPECT_TRUE(std::equal(want1.begin(), want1.end(), got.begin() + 1))
           << "inclusive_scan_by_key from the second element";
     };
+    // reduce_by_key (the staged tile for these values), from element `from` of keys and values
+    // into outputs from the same element (from 1: nothing 16-byte aligned)
+    const auto reduce = [&](std::size_t from) {
+      SCOPED_TRACE("reduce_by_key from element " + std::to_string(from));
+      const std::vector<I> keys_f(keys.begin() + from, keys.end());
+      const std::vector<T> in_f(in.begin() + from, in.end());
+      std::vector<I> want_keys(n - from);
+      std::vector<T> want_sums(n - from);
+      const std::size_t k =
+          parprim::reduce_by_key(parprim::seq, keys_f, in_f, want_keys, want_sums, Op{});
+      parprim::device_buffer<I> keys_out(n);
+      ASSERT_EQ(parprim::reduce_by_key(parprim::cuda, d_keys.span().subspan(from),
+                                       d_in.span().subspan(from), keys_out.span().subspan(from),
+                                       out.span().subspan(from), Op{}),
+                k);
+      const std::vector<T> got = out.to_host();
+      const std::vector<I> got_keys = keys_out.to_host();
+      EXPECT_TRUE(std::equal(want_sums.begin(), want_sums.begin() + k, got.begin() + from))
+          << "reduce_by_key's results";
+      EXPECT_TRUE(std::equal(want_keys.begin(), want_keys.begin() + k, got_keys.begin() + from))
+          << "reduce_by_key's keys";
+    };
     both(parprim::cuda, "default rung");
     both(parprim::cuda.scan_kernel(parprim::cuda_scan::k5_decoupled_look_back), "rung 5");
+    reduce(0);
+    if (n >= 2) reduce(1);
   }
 }
 

@@ -4,7 +4,9 @@
 /// reduce_by_key) in one pass: the tiles of kernels/segment_tiles.cuh, each tile's segment
 /// numbers found by a decoupled look-back over *runs* (Merrill and Garland's reduce-by-key
 /// state) instead of a counting pass before it. The input (values, and flags or keys) is read
-/// once; the results are written once.
+/// once; the results are written once. (reduce_by_key of values of 4, 8 or 16 bytes read
+/// unconverted runs on scan rung 6's staged tile instead: kernels/segments_staged.cuh, which
+/// shares `segment_run` and `run_before_tile` with this file.)
 ///
 /// A run of elements is described by `segment_run`: the number of heads in it and the fold of
 /// its elements after its last head (all of them when it has none). Runs compose with
