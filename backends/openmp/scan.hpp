@@ -25,7 +25,9 @@ struct scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
+    const bool stream =
+        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round<Input>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
         op.scan_block(in, b, e, c, nullptr, no_flags, false,
@@ -37,7 +39,8 @@ struct scan_impl<omp_policy> {
         // The accumulator lives in the functor (by value), not behind a reference the output
         // stores could alias, so it stays in a register.
         openmp::detail::write_sequence(out.data(), i, e, stream,
-                                       [acc = first, &in, op](std::size_t k) mutable {
+                                       [acc = first, &in, op, prefetch](std::size_t k) mutable {
+                                         prefetch(k);
                                          acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
                                          return acc;
                                        });
@@ -52,7 +55,9 @@ struct scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
+    const bool stream =
+        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round<Input>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
@@ -60,7 +65,8 @@ struct scan_impl<omp_policy> {
                       openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
-                                       [acc = *carry, &in, op](std::size_t k) mutable {
+                                       [acc = *carry, &in, op, prefetch](std::size_t k) mutable {
+                                         prefetch(k);
                                          const Out before = acc;
                                          acc = static_cast<Out>(op(acc, static_cast<Out>(in[k])));
                                          return before;
@@ -71,6 +77,15 @@ struct scan_impl<omp_policy> {
   }
 
  private:
+  /// \brief Elements of a round (tiled_scan) of `team` threads; 0 for one thread (no rounds).
+  template <class Input>
+  static std::size_t round(const omp_policy& policy, int team) {
+    if (team <= 1) return 0;
+    return openmp::detail::scan_tile(policy.grain_size(), sizeof(typename Input::value_type),
+                                     team) *
+           static_cast<std::size_t>(team);
+  }
+
   template <class Input, class Acc, class Op, class ScanBlock>
   static void run(int team, const omp_policy& policy, const Input& in, const Acc* carry, Op op,
                   ScanBlock scan_block) {
@@ -80,7 +95,8 @@ struct scan_impl<omp_policy> {
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
     od::tiled_scan<Acc>(in.size(), team,
-                        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
+                        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
+                                      accumulating_operator<Op>),
                         carry, total, combine, scan_block);
   }
 };

@@ -27,7 +27,8 @@ struct segmented_scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
+    const bool stream =
+        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
       if constexpr (accumulating_operator<Op>) {
@@ -58,7 +59,8 @@ struct segmented_scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
+    const bool stream =
+        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       // acc = init op (the segment's elements before k)
       const Acc first = (b > 0 && carry) ? static_cast<Acc>(op(init, carry->value)) : init;
@@ -93,7 +95,9 @@ struct segmented_scan_impl<omp_policy> {
       return flagged<Acc>{od::fold_nonempty<Acc>(in, from, e, op), head};
     };
     od::tiled_scan<flagged<Acc>>(
-        in.size(), team, od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type)),
+        in.size(), team,
+        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
+                      accumulating_operator<Op>),
         static_cast<const flagged<Acc>*>(nullptr), total, flag_op<Op>{op}, scan_block);
   }
 };

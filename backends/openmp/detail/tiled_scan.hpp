@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
@@ -25,7 +26,19 @@
 
 namespace parprim::openmp::detail {
 
-/// \brief Bytes of input per thread per round: twice fits in a core's L2 on current servers.
+/// \brief Bytes of input per round, all threads together, and at least per thread (twice that
+/// fits in a core's L2 on current servers). A round ends in a barrier: with fewer threads each
+/// thread's share of the memory bandwidth is larger, its block goes by faster, and the barrier
+/// would cost more of the round, so a round keeps its bytes as the team shrinks. Tuned on the
+/// 16-core host at 16 threads (128 KiB a thread: 2^28 int32 25.7-27.4 ms, 512 KiB 30.6, 2 MiB
+/// 32.0; docs/openmp.md) and on the 2-core development machine at 2 threads, 2^24 and 2^26,
+/// where 1 MiB a thread was the fastest of 128 KiB - 1 MiB for int32, float32 and float64
+/// (docs/results/dev-2core/README.md).
+#if defined(PARPRIM_OMP_SCAN_ROUND_BYTES)
+inline constexpr std::size_t scan_round_bytes = PARPRIM_OMP_SCAN_ROUND_BYTES;
+#else
+inline constexpr std::size_t scan_round_bytes = std::size_t{2} << 20;
+#endif
 #if defined(PARPRIM_OMP_SCAN_TILE_BYTES)
 inline constexpr std::size_t scan_tile_bytes = PARPRIM_OMP_SCAN_TILE_BYTES;
 #else
@@ -85,9 +98,48 @@ inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t /
   return team_size(policy, n);
 }
 
-/// \brief Elements per thread per round for input elements of `in_size` bytes.
-inline std::size_t scan_tile(std::size_t grain, std::size_t in_size) {
-  return std::max(grain, scan_tile_bytes / in_size);
+/// \brief Elements per thread per round for input elements of `in_size` bytes and `team`
+/// threads: the round's bytes shared by the team, at least scan_tile_bytes and `grain` elements.
+/// An accumulating operator (the exact sums: tens of operations an element) keeps
+/// scan_tile_bytes: its rounds are long against a barrier anyway, and a larger block no longer
+/// stays in L2 between the phases (2-core development machine, 2 threads, 2^24 float64 exact
+/// scans: 14.7 ms at 128 KiB a thread, 16.3 at 1 MiB).
+inline std::size_t scan_tile(std::size_t grain, std::size_t in_size, int team,
+                             bool accumulating = false) {
+  const std::size_t share = scan_round_bytes / static_cast<std::size_t>(team > 1 ? team : 1);
+  const std::size_t bytes = accumulating ? scan_tile_bytes : std::max(scan_tile_bytes, share);
+  return std::max(grain, bytes / in_size);
 }
+
+/// \brief Asks the cache for the element a round ahead of element k (the same thread's block in
+/// the next round) while a round's scan phase runs: where the running
+/// value is a chain of floating-point additions the scan phase is bound by that chain, and the
+/// next round's fold then reads from cache instead of waiting on memory after it. Only for
+/// floating-point results of contiguous inputs: integer scans keep pace with memory, and lost
+/// 3-5 % with it. 2-core development machine, 2 threads, 2^24: float32 5.60-5.73 -> 4.81-4.83
+/// ms (the two-pass scan 5.17-5.26), float64 within the noise, int32 3.70-3.80 -> 3.97-4.02
+/// (docs/results/dev-2core/README.md).
+template <class Out, class Input>
+struct next_round_prefetch {
+  static constexpr bool active = std::is_floating_point_v<Out> && requires(const Input& in) {
+    in.data();
+  };
+  const void* data = nullptr;
+  std::size_t ahead = 0;  // elements: a round
+  std::size_t n = 0;
+
+  next_round_prefetch(const Input& in, std::size_t round) : ahead(round), n(in.size()) {
+    if constexpr (active) data = in.data();
+  }
+  /// (Every element, the index clamped: GCC 12 dropped a prefetch under a branch, such as one
+  /// per 64-byte line; the floating-point chain leaves the issue slots free.)
+  void operator()(std::size_t k) const {
+    if constexpr (active) {
+      using In = typename Input::value_type;
+      const std::size_t at = k + ahead < n ? k + ahead : n - 1;
+      __builtin_prefetch(static_cast<const In*>(data) + at);
+    }
+  }
+};
 
 }  // namespace parprim::openmp::detail

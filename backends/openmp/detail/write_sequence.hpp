@@ -26,9 +26,15 @@ inline constexpr std::size_t stream_threshold_bytes = std::size_t{128} << 20;
 #endif
 
 /// \brief Streaming pays only when several threads share the memory bus and the output is too
-/// large to stay cached; one thread is latency-bound and writes through the cache.
-inline bool use_streaming(int team, std::size_t out_bytes) {
-  return team > 1 && out_bytes >= stream_threshold_bytes;
+/// large to stay cached: 16 threads on the 16-core host, 2^28 int32, 25.7-27.4 ms against 32.2
+/// without (docs/openmp.md). One thread is latency-bound and writes through the cache. Two
+/// threads of a plain scan lost to the cached stores on the 2-core development machine (2^26
+/// int32, 128 KiB a thread and round: 19.2-19.6 ms against 17.2-17.4; 1 MiB: 19.1-19.2 against
+/// 15.0), so from 4 threads on; an `accumulating` operator's block scan (the exact sums: bound by
+/// its arithmetic, its outputs stored a chunk at a time) keeps them from 2 (2^24 float64, 2
+/// threads: 14.6 ms with, 16.7 without; docs/results/dev-2core/README.md).
+inline bool use_streaming(int team, std::size_t out_bytes, bool accumulating = false) {
+  return team >= (accumulating ? 2 : 4) && out_bytes >= stream_threshold_bytes;
 }
 
 template <class T>
