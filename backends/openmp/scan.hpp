@@ -27,7 +27,8 @@ struct scan_impl<omp_policy> {
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream =
         openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
-    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round<Input>(policy, team));
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(
+        in, round_elements<Input>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
         op.scan_block(in, b, e, c, nullptr, no_flags, false,
@@ -57,7 +58,8 @@ struct scan_impl<omp_policy> {
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream =
         openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
-    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round<Input>(policy, team));
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(
+        in, round_elements<Input>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
@@ -79,7 +81,7 @@ struct scan_impl<omp_policy> {
  private:
   /// \brief Elements of a round (tiled_scan) of `team` threads; 0 for one thread (no rounds).
   template <class Input>
-  static std::size_t round(const omp_policy& policy, int team) {
+  static std::size_t round_elements(const omp_policy& policy, int team) {
     if (team <= 1) return 0;
     return openmp::detail::scan_tile(policy.grain_size(), sizeof(typename Input::value_type),
                                      team) *

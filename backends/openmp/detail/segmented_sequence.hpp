@@ -49,7 +49,7 @@ struct segmented_step {
       const bool head = parprim::detail::head_after_first(*flags, k);
       heads += head ? 1 : 0;
       acc = select_without_branch(head, x, static_cast<Out>(op(acc, x)));
-    } else if (__builtin_expect(static_cast<bool>((*flags)[k]), false)) {
+    } else if ((*flags)[k]) {
       ++heads;
       acc = x;
     } else {
@@ -78,7 +78,10 @@ template <class Heads>
 std::size_t next_head(const Heads& flags, std::size_t b, std::size_t e) {
   if constexpr (requires { flags.next(b, e); }) {
     return flags.next(b, e);
-  } else if constexpr (requires { flags.data(); } && sizeof(*flags.data()) == 1) {
+  } else if constexpr (requires {
+                         flags.data();
+                         requires sizeof(*flags.data()) == 1;
+                       }) {
     return parprim::detail::first_set_byte(reinterpret_cast<const unsigned char*>(flags.data()), b,
                                            e);
   } else {
