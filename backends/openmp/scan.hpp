@@ -28,7 +28,7 @@ struct scan_impl<omp_policy> {
     const bool stream =
         openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
-        in, round_elements<Input>(policy, team));
+        in, round_elements<Input, Op>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
         op.scan_block(in, b, e, c, nullptr, no_flags, false,
@@ -59,7 +59,7 @@ struct scan_impl<omp_policy> {
     const bool stream =
         openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
-        in, round_elements<Input>(policy, team));
+        in, round_elements<Input, Op>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
@@ -79,13 +79,16 @@ struct scan_impl<omp_policy> {
   }
 
  private:
-  /// \brief Elements of a round (tiled_scan) of `team` threads; 0 for one thread (no rounds).
-  template <class Input>
+  /// \brief Elements per thread per round (tiled_scan) of `team` threads.
+  template <class Input, class Op>
+  static std::size_t tile_elements(const omp_policy& policy, int team) {
+    return openmp::detail::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
+                                     accumulating_operator<Op>);
+  }
+  /// \brief Elements of a round of `team` threads; 0 for one thread (no rounds).
+  template <class Input, class Op>
   static std::size_t round_elements(const omp_policy& policy, int team) {
-    if (team <= 1) return 0;
-    return openmp::detail::scan_tile(policy.grain_size(), sizeof(typename Input::value_type),
-                                     team) *
-           static_cast<std::size_t>(team);
+    return team > 1 ? tile_elements<Input, Op>(policy, team) * static_cast<std::size_t>(team) : 0;
   }
 
   template <class Input, class Acc, class Op, class ScanBlock>
@@ -96,10 +99,8 @@ struct scan_impl<omp_policy> {
       return od::fold_nonempty<Acc>(in, b, e, op);
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
-    od::tiled_scan<Acc>(in.size(), team,
-                        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
-                                      accumulating_operator<Op>),
-                        carry, total, combine, scan_block);
+    od::tiled_scan<Acc>(in.size(), team, tile_elements<Input, Op>(policy, team), carry, total,
+                        combine, scan_block);
   }
 };
 

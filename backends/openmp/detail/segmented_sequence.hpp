@@ -17,15 +17,10 @@
 
 namespace parprim::openmp::detail {
 
-/// Elements per chunk, and the densities of heads at which a chunk selects without a branch: at
-/// least one head in `select_from_one_in` elements, and fewer than three in four (denser heads,
-/// one at every element above all, are predicted again).
+/// Elements per chunk, and the density of heads from which a chunk selects without a branch:
+/// one head in `select_from_one_in` elements (up to three in four: see loop_after).
 inline constexpr std::size_t segment_chunk = 2048;
 inline constexpr std::size_t select_from_one_in = 16;
-/// \brief Whether a chunk after one of `length` elements with `heads` heads selects.
-inline bool selects_after(std::size_t heads, std::size_t length) {
-  return heads * select_from_one_in >= length && !denser_than_three_in_four(heads, length);
-}
 
 /// \brief Running values that take the chunks: arithmetic types select_without_branch selects
 /// on their bits (a user type's operator may cost more than the branch it saves).
@@ -34,7 +29,7 @@ inline constexpr bool branch_free_select_v = std::is_arithmetic_v<T>&& selects_o
 
 /// \brief One element of an inclusive segmented scan (write_sequence's `next`): the running
 /// value `acc` restarts at a head, with a branch on the head or (`Select`) a select without one;
-/// `heads` counts the heads met. A block's first chunk always branches, so a selecting step never
+/// `heads` counts the heads met. A block's first chunk goes by runs, so a selecting step never
 /// meets element 0.
 template <bool Select, class Out, class Input, class Heads, class Op>
 struct segmented_step {
@@ -100,7 +95,7 @@ enum class chunk_loop {
 /// \brief The loop for the chunk after one of `length` elements with `heads` heads.
 inline chunk_loop loop_after(std::size_t heads, std::size_t length) {
   if (denser_than_three_in_four(heads, length)) return chunk_loop::branch;
-  return selects_after(heads, length) ? chunk_loop::select : chunk_loop::runs;
+  return heads * select_from_one_in >= length ? chunk_loop::select : chunk_loop::runs;
 }
 
 /// \brief `out[k]` for k in [b, e), in increasing k, of an inclusive segmented scan whose running
