@@ -64,17 +64,21 @@ __device__ __forceinline__ void bulk_prefetch_l2(const void* src, unsigned bytes
 #endif
 }
 
-/// \brief Waits until the barrier's phase 0 has completed (the bulk load's bytes are visible).
-__device__ __forceinline__ void bulk_barrier_wait(std::uint64_t* barrier) {
+/// \brief Waits until the barrier's phase of `parity` has completed (the bulk loads' bytes are
+/// visible): phase 0 for a barrier's first use, then 1, 0, ... for a barrier used again.
+__device__ __forceinline__ void bulk_barrier_wait(std::uint64_t* barrier, unsigned parity = 0) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   unsigned done = 0;
   while (!done)
     asm volatile(
-        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, "
+        "{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, "
         "p; }"
         : "=r"(done)
-        : "r"(shared_address(barrier))
+        : "r"(shared_address(barrier)), "r"(parity)
         : "memory");
+#else
+  (void)barrier;
+  (void)parity;
 #endif
 }
 

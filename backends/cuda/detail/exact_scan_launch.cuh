@@ -59,13 +59,19 @@ class exact_scan_two_pass {
            per_warp_, warp_sums, block_sums);
     const auto* ws = static_cast<const accumulator*>(warp_sums);
     const auto* bs = static_cast<const accumulator*>(block_sums);
+    const auto scan = [&](auto kernel) {
+      allow_dynamic_shared(kernel, stage_bytes);
+      launch(kernel, grid_, block, stage_bytes, stream, p.load, p.out, p.n, per_warp_, ws, bs,
+             p.start);
+    };
     if (p.exclusive)
-      launch(scan_exact_sum_kernel<block, true, Load, F, Blocks>, grid_, block, 0, stream, p.load,
-             p.out, p.n, per_warp_, ws, bs, p.start);
+      scan(scan_exact_sum_kernel<block, true, Load, F, Blocks>);
     else
-      launch(scan_exact_sum_kernel<block, false, Load, F, Blocks>, grid_, block, 0, stream, p.load,
-             p.out, p.n, per_warp_, ws, bs, p.start);
+      scan(scan_exact_sum_kernel<block, false, Load, F, Blocks>);
   }
+
+  /// \brief The scan kernel's dynamic shared memory: every warp's stages.
+  static constexpr std::size_t stage_bytes = warps * sizeof(exact_scan_stages<F>);
 
  private:
   std::size_t per_warp_ = 0;

@@ -59,6 +59,15 @@ void launch(void (*kernel)(Params...), std::size_t grid, unsigned block, std::si
   PARPRIM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
 }
 
+/// \brief Lets `kernel` use `bytes` of dynamic shared memory on the current device (above the
+/// 48 KiB a launch may ask for without it).
+template <class... Params>
+void allow_dynamic_shared(void (*kernel)(Params...), std::size_t bytes) {
+  PARPRIM_CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel),
+                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                          static_cast<int>(bytes)));
+}
+
 /// \brief Rungs 1-6: pass 0 reduces the n inputs to one partial per block, each later pass
 /// the partials of the one before, until one block is left; that pass combines `init` in
 /// front and writes to `out`. Partials ping-pong between two scratch arrays.

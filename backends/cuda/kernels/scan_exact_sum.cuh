@@ -11,16 +11,22 @@
 ///    (and `start`: an exclusive scan's init, a carry) by the block merge of the exact sum;
 ///    thread 0 adds the block's warps before each warp. So every warp starts from the exact
 ///    sum `A` of everything before its run (a superaccumulator in shared memory), and scans its
-///    tiles in order:
+///    tiles in order, each from shared memory: a warp keeps `exact_scan_tuning::stages` tiles
+///    there, the next ones arriving by bulk copies (the TMA) while it scans one (an aligned
+///    array on sm_90; other inputs are loaded by the lanes and written there), so a lane holds
+///    one row of its tile at a time and writes its outputs row by row:
 ///    - the tile is surveyed and sliced as the exact sum does (`exact::plan_levels`); lane 0
 ///      reads `A` once as `a_hi = RN(A)`, `a_lo = RN(A - a_hi)` and picks the host's prefix
 ///      mode (`exact::choose_mode`);
-///    - lane l holds 128-byte rows of the tile as 16-byte vectors (vector k*32 + l), so the
+///    - lane l reads 128-byte rows of the tile as 16-byte vectors (vector k*32 + l), so the
 ///      running slice sums are a lane's own sums within its vector plus an inclusive scan
 ///      across the lanes (shuffles) plus the rows before: all sums of slices of the tile,
-///      exact in any grouping;
+///      exact in any grouping (a tile of one slice scans its eight rows' sums side by side);
 ///    - every output is `exact::prefix_value` of `a_hi`, `a_lo` and those exact doubles, the
-///      host's code: proved correctly rounded, or the tile fails. A tile that fails (a prefix
+///      host's code, or for float results in checked mode `float_tile_proof` (the host's
+///      proof against the tile's bound, in integer operations) and, where that fails, the tile
+///      again with each output's own bound: proved correctly rounded, or the tile fails. A
+///      tile that fails (a prefix
 ///      too close to a rounding boundary, zero of unknown sign, subnormal) or that the slices
 ///      do not cover goes element by element: lane 0 adds each element to `A` and rounds it
 ///      (exact, only slower). Then `A` takes the tile's slice sums.
@@ -30,6 +36,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <parprim/backends/cuda/block/shared_tree.cuh>
+#include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/kernels/reduce_exact_sum.cuh>
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_chunk.hpp>
@@ -37,12 +45,22 @@
 
 namespace parprim::detail::cuda {
 
-/// \brief Launch shape of the exact scans: 256 threads; the scan kernel's registers (a tile's
-/// elements, its outputs and the running slice sums of a row) allow two blocks per
-/// multiprocessor.
+/// \brief Launch shape of the exact scans: 256 threads; the scan kernel's registers (the running
+/// slice sums of a row, the proofs' bounds) allow two blocks per multiprocessor; each warp
+/// stages `stages` tiles in shared memory (the one it scans and the next one in flight).
 struct exact_scan_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned scan_blocks_per_sm = 2;
+  static constexpr unsigned stages = 2;
+};
+
+/// \brief A warp's tiles in shared memory, in sequence order, and the barriers their bulk loads
+/// complete on (stage s holds the warp's tiles s, s + stages, ...).
+template <class F>
+struct exact_scan_stages {
+  static constexpr unsigned count = exact_scan_tuning::stages;
+  std::uint64_t barrier[count];
+  alignas(16) F tile[count][exact_warp_tile_v<F>];
 };
 
 /// \brief Elements of `F` in a 16-byte vector: lane l's row k of a tile is vector k*32 + l.
@@ -76,36 +94,82 @@ __device__ void load_scan_tile(const Load& load, std::size_t t, std::size_t end,
       t, lane, [&](unsigned j, std::size_t i) { x[j] = i < end ? load(i) : -F(0); });
 }
 
-/// \brief Stores a tile's outputs in the layout of load_scan_tile (nothing past `end`).
-template <class F, unsigned Items>
-__device__ void store_scan_tile(F* out, std::size_t t, std::size_t end, unsigned lane, bool aligned,
-                                const F (&y)[Items]) {
-  constexpr unsigned v = exact_vector_v<F>;
-  if (aligned && end - t >= exact_warp_tile_v<F>) {
-    auto* vectors = reinterpret_cast<vector16<F>*>(out + t);
-#pragma unroll
-    for (unsigned k = 0; k < Items / v; ++k) {
-      vector16<F> w;
-#pragma unroll
-      for (unsigned e = 0; e < v; ++e) w.v[e] = y[k * v + e];
-      vectors[k * warp_threads + lane] = w;
+/// \brief Where a tile's outputs go: element t + j to out[t + j] for t + j < end, by 16-byte
+/// stores where the tile is whole and `out` aligned.
+template <class F>
+struct tile_output {
+  F* out;
+  std::size_t t;
+  std::size_t end;
+  bool aligned;
+
+  /// \brief Row k of lane `lane` (elements t + (k*32 + lane)*V + e).
+  __device__ void store_row(unsigned k, unsigned lane, const vector16<F>& y) const {
+    constexpr unsigned v = exact_vector_v<F>;
+    const std::size_t first = t + std::size_t(k * warp_threads + lane) * v;
+    if (aligned && end - t >= exact_warp_tile_v<F>) {
+      reinterpret_cast<vector16<F>*>(out + t)[k * warp_threads + lane] = y;
+      return;
     }
-    return;
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e)
+      if (first + e < end) out[first + e] = y.v[e];
   }
-  for_each_tile_element<F, Items>(t, lane, [&](unsigned j, std::size_t i) {
-    if (i < end) out[i] = y[j];
-  });
+};
+
+/// \brief Row k of lane `lane` of a tile in shared memory (elements (k*32 + lane)*V + e).
+template <class F>
+__device__ __forceinline__ vector16<F> tile_row(const F* tile, unsigned k, unsigned lane) {
+  return reinterpret_cast<const vector16<F>*>(tile)[k * warp_threads + lane];
 }
 
-/// \brief The fast path of a tile (see the file comment): `y` receives every output and
-/// `sums` the tile's `Levels` slice sums; false (on every lane) if an output could not be
-/// proved. `zero_unknown`: as exact::prefix_value.
-template <int Levels, exact::prefix_mode Mode, bool Exclusive, class F, unsigned Items>
-__device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, double a_lo,
-                                 std::uint64_t zero_unknown, unsigned lane, F (&y)[Items],
-                                 double (&sums)[exact::max_levels]) {
+/// \brief exact::round_prefix_in_chunk's proof in integer operations on the bits of the double
+/// approximation u of a float prefix: u's distance to the float midpoint next to it, in units
+/// of u's last place, is |low 29 bits - 2^28|, and the tile's bound in those units is `margin`
+/// (the bound in units of the last place of a double of the smallest binade `lowest`, rounded
+/// up) halved for each binade u lies above it. Fails where round_prefix_in_chunk fails, and
+/// where the rounded-up margin is one unit too wide.
+struct float_tile_proof {
+  unsigned lowest_field;  ///< the double exponent field of `lowest`
+  unsigned max_shift;     ///< binades a prefix may lie above `lowest` (up to 2^126)
+  unsigned margin;        ///< below 2^26: the bound is below a quarter of the float's last place
+
+  __device__ explicit float_tile_proof(const exact::chunk_bound& b)
+      : lowest_field(unsigned(__builtin_bit_cast(std::uint64_t, b.lowest) >> 52)),
+        max_shift(0),
+        // (the quotient of a power of two is exact; truncated, plus one: at least its ceiling)
+        margin(unsigned(b.bound / b.lowest * 0x1p52) + 1u) {
+    constexpr unsigned top_field = 1023u + 126u;  // 2^126, as round_prefix_in_chunk
+    if (lowest_field <= top_field)
+      max_shift = top_field - lowest_field;
+    else
+      lowest_field = 2048u;  // no binade allowed: every shift wraps above max_shift
+  }
+
+  /// \brief 0 if the float nearest to u is the exact prefix's (see exact::round_prefix).
+  __device__ unsigned fails(double u) const {
+    const auto bits = __builtin_bit_cast(std::uint64_t, u);
+    const unsigned shift = (unsigned(bits >> 52) & 0x7ffu) - lowest_field;  // (wraps below)
+    const int low = int(unsigned(bits) & 0x1fffffffu) - (1 << 28);
+    const unsigned distance = unsigned(low < 0 ? -low : low);
+    return (shift > max_shift) | (distance <= __funnelshift_rc(margin, 0u, shift));
+  }
+};
+
+/// \brief The fast path of a tile (see the file comment): `to` receives every output (row by
+/// row, also when a later row fails: the caller then writes them all again) and `sums` the
+/// tile's `Levels` slice sums; false (on every lane) if an output could not be
+/// proved. `zero_unknown`: as exact::prefix_value. Float results in checked mode are proved
+/// against the tile's bound (float_tile_proof), and with `PrefixBounds` an output that bound
+/// cannot prove against its own (exact::round_prefix), which the caller tries only when the
+/// tile's bound alone fails: its branch in every output's path costs more than the retry.
+template <int Levels, exact::prefix_mode Mode, bool Exclusive, bool PrefixBounds = false, class F>
+__device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_lo,
+                                 std::uint64_t zero_unknown, unsigned lane,
+                                 const tile_output<F>& to, double (&sums)[exact::max_levels]) {
   constexpr unsigned all = 0xffffffffu;
   constexpr unsigned v = exact_vector_v<F>;
+  constexpr unsigned rows = exact_items_v<F> / v;
   double sigma[Levels > 1 ? Levels - 1 : 1];
 #pragma unroll
   for (int l = 0; l + 1 < Levels; ++l)
@@ -117,14 +181,14 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
   constexpr bool tile_bounded = Mode == exact::prefix_mode::checked && sizeof(F) == 4;
   exact::chunk_bound bound{};
   if constexpr (tile_bounded) bound = exact::float_chunk_bound<Levels>(a_hi, a_lo, top);
+  [[maybe_unused]] const float_tile_proof proof(bound);
   std::uint64_t failed = 0;
-#pragma unroll
-  for (unsigned k = 0; k < Items / v; ++k) {
-    double q[v][Levels];    // the slices of the lane's elements in this row
-    double run[v][Levels];  // their running sums within the lane's vector
+  // the slices of lane `lane`'s elements in row k and their running sums within its vector
+  const auto slice_row = [&](unsigned k, double(&q)[v][Levels], double(&run)[v][Levels]) {
+    const vector16<F> x = tile_row(tile, k, lane);
 #pragma unroll
     for (unsigned e = 0; e < v; ++e) {
-      double r = static_cast<double>(x[k * v + e]);
+      double r = static_cast<double>(x.v[e]);
 #pragma unroll
       for (int l = 0; l + 1 < Levels; ++l) {
         q[e][l] = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
@@ -135,18 +199,11 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
       for (int l = 0; l < Levels; ++l)
         run[e][l] = e == 0 ? q[e][l] : __dadd_rn(run[e - 1][l], q[e][l]);
     }
-    double before[Levels];  // the row's lanes before this one, plus the rows before
-#pragma unroll
-    for (int l = 0; l < Levels; ++l) {
-      double inclusive = run[v - 1][l];
-#pragma unroll
-      for (unsigned offset = 1; offset < warp_threads; offset *= 2) {
-        const double o = __shfl_up_sync(all, inclusive, offset);
-        if (lane >= offset) inclusive = __dadd_rn(inclusive, o);
-      }
-      before[l] = __dadd_rn(carry[l], __dsub_rn(inclusive, run[v - 1][l]));
-      carry[l] = __dadd_rn(carry[l], __shfl_sync(all, inclusive, warp_threads - 1));
-    }
+  };
+  // row k's outputs, `before` the sums of the row's lanes before this one and the rows before
+  const auto finish_row = [&](unsigned k, const double(&before)[Levels],
+                              const double(&q)[v][Levels], const double(&run)[v][Levels]) {
+    vector16<F> y;
 #pragma unroll
     for (unsigned e = 0; e < v; ++e) {
       double s[Levels];
@@ -154,13 +211,72 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
       for (int l = 0; l < Levels; ++l)
         s[l] = Exclusive ? __dadd_rn(before[l], __dsub_rn(run[e][l], q[e][l]))
                          : __dadd_rn(before[l], run[e][l]);
-      if constexpr (tile_bounded) {
+      if constexpr (tile_bounded && PrefixBounds) {
         // where the tile's bound cannot prove it (it is loosest near zero), the prefix's own
-        std::uint64_t f = exact::round_prefix_in_chunk<Levels>(a_hi, s, bound, y[k * v + e]);
-        if (f != 0) f = exact::round_prefix<Levels>(a_hi, a_lo, s, y[k * v + e]);
+        std::uint64_t f = exact::round_prefix_in_chunk<Levels>(a_hi, s, bound, y.v[e]);
+        if (f != 0) f = exact::round_prefix<Levels>(a_hi, a_lo, s, y.v[e]);
         failed |= f;
+      } else if constexpr (tile_bounded) {
+        double u = __dadd_rn(a_hi, s[0]);
+#pragma unroll
+        for (int l = 1; l < Levels; ++l) u = __dadd_rn(u, s[l]);
+        y.v[e] = __double2float_rn(u);
+        failed |= proof.fails(u);
       } else
-        failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y[k * v + e], zero_unknown);
+        failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y.v[e], zero_unknown);
+    }
+    // (a tile whose proof fails is written again, element by element)
+    to.store_row(k, lane, y);
+  };
+  if constexpr (Levels == 1) {
+    // one slice: every row's sums first, their scans across the lanes side by side (independent
+    // chains of shuffles), then each row again from shared memory for its outputs
+    double before[rows][1];
+    {
+      double total[rows], inclusive[rows];
+#pragma unroll
+      for (unsigned k = 0; k < rows; ++k) {
+        double q[v][1], run[v][1];
+        slice_row(k, q, run);
+        total[k] = inclusive[k] = run[v - 1][0];
+      }
+#pragma unroll
+      for (unsigned offset = 1; offset < warp_threads; offset *= 2)
+#pragma unroll
+        for (unsigned k = 0; k < rows; ++k) {
+          const double o = __shfl_up_sync(all, inclusive[k], offset);
+          if (lane >= offset) inclusive[k] = __dadd_rn(inclusive[k], o);
+        }
+#pragma unroll
+      for (unsigned k = 0; k < rows; ++k) {
+        before[k][0] = __dadd_rn(carry[0], __dsub_rn(inclusive[k], total[k]));
+        carry[0] = __dadd_rn(carry[0], __shfl_sync(all, inclusive[k], warp_threads - 1));
+      }
+    }
+#pragma unroll
+    for (unsigned k = 0; k < rows; ++k) {
+      double q[v][1], run[v][1];
+      slice_row(k, q, run);
+      finish_row(k, before[k], q, run);
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < rows; ++k) {
+      double q[v][Levels], run[v][Levels];
+      slice_row(k, q, run);
+      double before[Levels];
+#pragma unroll
+      for (int l = 0; l < Levels; ++l) {
+        double inclusive = run[v - 1][l];
+#pragma unroll
+        for (unsigned offset = 1; offset < warp_threads; offset *= 2) {
+          const double o = __shfl_up_sync(all, inclusive, offset);
+          if (lane >= offset) inclusive = __dadd_rn(inclusive, o);
+        }
+        before[l] = __dadd_rn(carry[l], __dsub_rn(inclusive, run[v - 1][l]));
+        carry[l] = __dadd_rn(carry[l], __shfl_sync(all, inclusive, warp_threads - 1));
+      }
+      finish_row(k, before, q, run);
     }
   }
 #pragma unroll
@@ -168,19 +284,42 @@ __device__ bool scan_tile_slices(const F (&x)[Items], int top, double a_hi, doub
   return __any_sync(all, failed != 0) == 0;
 }
 
-/// \brief scan_tile_slices for the run-time number of slices and mode.
-template <bool Exclusive, class F, unsigned Items>
-__device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F (&x)[Items], int top,
+/// \brief scan_tile_slices out of line, for float results in checked mode with the prefixes'
+/// own bounds: taken only where a tile's bound fails; inlined, its code and registers would
+/// crowd the path every other tile takes. (Tiles of two or three slices stay inline: out of
+/// line, the call cost 11 % on float inputs with exponents over -20..20 and 5 % on doubles.)
+template <int Levels, exact::prefix_mode Mode, bool Exclusive, bool PrefixBounds, class F>
+__device__ __noinline__ bool scan_tile_out_of_line(const F* tile, int top, double a_hi, double a_lo,
+                                                   std::uint64_t zero_unknown, unsigned lane,
+                                                   const tile_output<F>& to,
+                                                   double (&sums)[exact::max_levels]) {
+  return scan_tile_slices<Levels, Mode, Exclusive, PrefixBounds>(tile, top, a_hi, a_lo,
+                                                                 zero_unknown, lane, to, sums);
+}
+
+/// \brief scan_tile_slices for the run-time number of slices and mode; float results in
+/// checked mode are tried against the tile's bound alone first, then with the prefixes' own.
+template <bool Exclusive, class F>
+__device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F* tile, int top,
                                double a_hi, double a_lo, std::uint64_t zero_unknown, unsigned lane,
-                               F (&y)[Items], double (&sums)[exact::max_levels]) {
+                               const tile_output<F>& to, double (&sums)[exact::max_levels]) {
   using exact::prefix_mode;
   const auto with_levels = [&](auto m) {
     constexpr prefix_mode M = decltype(m)::value;
-    if (levels == 1)
-      return scan_tile_slices<1, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
-    if (levels == 2)
-      return scan_tile_slices<2, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
-    return scan_tile_slices<3, M, Exclusive>(x, top, a_hi, a_lo, zero_unknown, lane, y, sums);
+    constexpr bool retry = M == prefix_mode::checked && sizeof(F) == 4;
+    const auto slices = [&](auto levels_constant) {
+      constexpr int L = decltype(levels_constant)::value;
+      bool proved =
+          scan_tile_slices<L, M, Exclusive>(tile, top, a_hi, a_lo, zero_unknown, lane, to, sums);
+      if constexpr (retry)
+        if (!proved)
+          proved = scan_tile_out_of_line<L, M, Exclusive, true>(tile, top, a_hi, a_lo, zero_unknown,
+                                                                lane, to, sums);
+      return proved;
+    };
+    if (levels == 1) return slices(std::integral_constant<int, 1>{});
+    if (levels == 2) return slices(std::integral_constant<int, 2>{});
+    return slices(std::integral_constant<int, 3>{});
   };
   if (mode == prefix_mode::exact_double)
     return with_levels(std::integral_constant<prefix_mode, prefix_mode::exact_double>{});
@@ -300,20 +439,27 @@ struct warp_prefix {
   }
 };
 
-/// \brief Scans the warp tile at `t` (elements before `end`) after the sum `prefix` (with `acc`,
-/// the warp's superaccumulator in shared memory): fast path, or element by element.
-template <bool Exclusive, class F, class Load>
-__device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::size_t end,
-                               unsigned lane, bool in_aligned, bool out_aligned,
+/// \brief Scans the warp tile at `t` (elements before `end`; `tile` its elements in shared
+/// memory, -0 past `end`) after the sum `prefix` (with `acc`, the warp's superaccumulator in
+/// shared memory): fast path, or element by element.
+template <bool Exclusive, class F>
+__device__ void scan_warp_tile(const F* tile, const tile_output<F>& to, unsigned lane,
                                exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
   using bits = typename ieee_format<F>::bits_type;
-  constexpr unsigned all = 0xffffffffu;
   constexpr unsigned items = exact_items_v<F>;
   constexpr unsigned v = exact_vector_v<F>;
   constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
-  F x[items];
-  load_scan_tile(load, t, end, lane, in_aligned, x);
-  const exact::chunk_survey survey = tile_survey(x);
+  exact::chunk_survey survey;
+  {
+    F x[items];
+#pragma unroll
+    for (unsigned k = 0; k < items / v; ++k) {
+      const vector16<F> w = tile_row(tile, k, lane);
+#pragma unroll
+      for (unsigned e = 0; e < v; ++e) x[k * v + e] = w.v[e];
+    }
+    survey = tile_survey(x);
+  }
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   // (a prefix carried from the tiles before that fails a proof is read exactly and tried again)
@@ -325,36 +471,29 @@ __device__ void scan_warp_tile(const Load& load, F* out, std::size_t t, std::siz
         exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
     // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
     // (inclusive) the tile's first element, which every prefix of the tile holds
-    const bool first_nonzero = __builtin_bit_cast(bits, __shfl_sync(all, x[0], 0)) != negative_zero;
+    const bool first_nonzero = __builtin_bit_cast(bits, tile[0]) != negative_zero;
     const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
-    F y[items];
     double sums[exact::max_levels];
-    if (scan_tile_fast<Exclusive>(levels, mode, x, top, prefix.a_hi, prefix.a_lo, zero_unknown,
-                                  lane, y, sums)) {
-      store_scan_tile(out, t, end, lane, out_aligned, y);
+    if (scan_tile_fast<Exclusive>(levels, mode, tile, top, prefix.a_hi, prefix.a_lo, zero_unknown,
+                                  lane, to, sums)) {
       prefix.add_tile(sums, levels, mode, survey.not_only_negative_zeros, lane);
       return;
     }
     if (!carried) break;
     prefix.known = false;
   }
-  // element by element, in sequence order, on lane 0 (the elements come by shuffles)
+  // element by element, in sequence order, on lane 0 (every output written again)
   prefix.flush(acc, lane);
   prefix.known = false;
-#pragma unroll
-  for (unsigned k = 0; k < items / v; ++k) {
-#pragma unroll 1
-    for (unsigned src = 0; src < warp_threads; ++src) {
-#pragma unroll
-      for (unsigned e = 0; e < v; ++e) {
-        const F element = __shfl_sync(all, x[k * v + e], src);
-        const std::size_t i = t + (k * warp_threads + src) * v + e;
-        if (lane == 0 && i < end) {
-          if (Exclusive) out[i] = acc.template round<F>();
-          acc.add(element);
-          if (!Exclusive) out[i] = acc.template round<F>();
-        }
-      }
+  __syncwarp();  // (the other lanes' stores of a failed fast path come first)
+  if (lane == 0) {
+    const std::size_t count =
+        to.end - to.t < exact_warp_tile_v<F> ? to.end - to.t : exact_warp_tile_v<F>;
+    for (std::size_t j = 0; j < count; ++j) {
+      const F element = tile[j];
+      if (Exclusive) to.out[to.t + j] = acc.template round<F>();
+      acc.add(element);
+      if (!Exclusive) to.out[to.t + j] = acc.template round<F>();
     }
   }
   __syncwarp();
@@ -435,11 +574,51 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
   if constexpr (direct_load_v<Load, F>)
     in_aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
   const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
+  // the warp's stages (dynamic shared memory): whole tiles of an aligned array come by bulk
+  // copies, `stages` tiles ahead; others are loaded by the lanes
+  constexpr unsigned stages = exact_scan_stages<F>::count;
+  constexpr unsigned tile_bytes = unsigned(tile * sizeof(F));
+  exact_scan_stages<F>& stage = dynamic_shared<exact_scan_stages<F>>()[warp];
+  bool bulk = false;
+  if constexpr (direct_load_v<Load, F> && bulk_copy_available) bulk = in_aligned;
+  const auto start_load = [&](std::size_t t, unsigned s) {
+    if constexpr (direct_load_v<Load, F>) {
+      if (bulk && lane == 0 && t < last && last - t >= tile) {
+        bulk_barrier_expect(&stage.barrier[s], tile_bytes);
+        bulk_load(stage.tile[s], load.in + t, tile_bytes, &stage.barrier[s]);
+      }
+    }
+  };
+  if (bulk && lane == 0)
+    for (unsigned s = 0; s < stages; ++s) bulk_barrier_init(&stage.barrier[s]);
+  __syncwarp();
+  for (unsigned s = 0; s < stages; ++s) start_load(first + s * tile, s);
   warp_prefix<F> prefix;
   prefix.clear();
-  for (std::size_t t = first; t < last; t += tile)
-    scan_warp_tile<Exclusive>(load, out, t, last, lane, in_aligned, out_aligned, before[warp],
+  unsigned i = 0;
+  for (std::size_t t = first; t < last; t += tile, ++i) {
+    const unsigned s = i % stages;
+    F* buffer = stage.tile[s];
+    if (bulk && last - t >= tile) {
+      bulk_barrier_wait(&stage.barrier[s], (i / stages) & 1u);
+    } else {
+      F x[exact_items_v<F>];
+      load_scan_tile(load, t, last, lane, in_aligned, x);
+      constexpr unsigned v = exact_vector_v<F>;
+#pragma unroll
+      for (unsigned k = 0; k < exact_items_v<F> / v; ++k) {
+        vector16<F> w;
+#pragma unroll
+        for (unsigned e = 0; e < v; ++e) w.v[e] = x[k * v + e];
+        reinterpret_cast<vector16<F>*>(buffer)[k * warp_threads + lane] = w;
+      }
+      __syncwarp();
+    }
+    scan_warp_tile<Exclusive>(buffer, tile_output<F>{out, t, last, out_aligned}, lane, before[warp],
                               prefix);
+    __syncwarp();  // (every lane has read the stage before it is loaded again)
+    start_load(t + stages * tile, s);
+  }
 }
 
 }  // namespace parprim::detail::cuda
