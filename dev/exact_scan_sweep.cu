@@ -55,7 +55,7 @@ void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, floa
   cudaFuncGetAttributes(&a, k);
   int bps = 0;
   cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &bps, k, D::block, Base ? 0 : ppc::exact_scan_two_pass<F, load_t, Blocks>::stage_bytes);
+      &bps, k, D::block, Base ? 0 : ppc::exact_scan_two_pass<F, load_t, Blocks>::stage_bytes(2));
   const bool ok = same(out, lib);
   failures += !ok;
   const float t = time_us([&] { ppc::run_scan<D>(o, p, "x"); });

@@ -44,6 +44,12 @@ class exact_scan_two_pass {
     const std::size_t tiles = ceil_div(n, tile);
     per_warp_ = ceil_div(tiles, tiles < most_warps ? (tiles > 0 ? tiles : 1) : most_warps) * tile;
     grid_ = n > 0 ? ceil_div(n, per_warp_ * warps) : 1;
+    // two stages a warp where a block may hold them (sm_70, sm_80 and later), else one
+    int most_shared = 0;
+    PARPRIM_CUDA_CHECK(
+        cudaDeviceGetAttribute(&most_shared, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    const std::size_t two = stage_bytes(exact_scan_tuning::stages) + static_bytes;
+    stages_ = static_cast<std::size_t>(most_shared) >= two ? exact_scan_tuning::stages : 1;
   }
   std::size_t scratch_bytes() const noexcept {
     return align256(grid_ * warps * sizeof(accumulator)) + align256(grid_ * sizeof(accumulator));
@@ -60,9 +66,9 @@ class exact_scan_two_pass {
     const auto* ws = static_cast<const accumulator*>(warp_sums);
     const auto* bs = static_cast<const accumulator*>(block_sums);
     const auto scan = [&](auto kernel) {
-      allow_dynamic_shared(kernel, stage_bytes);
-      launch(kernel, grid_, block, stage_bytes, stream, p.load, p.out, p.n, per_warp_, ws, bs,
-             p.start);
+      allow_dynamic_shared(kernel, stage_bytes(stages_));
+      launch(kernel, grid_, block, stage_bytes(stages_), stream, p.load, p.out, p.n, per_warp_, ws,
+             bs, p.start, stages_);
     };
     if (p.exclusive)
       scan(scan_exact_sum_kernel<block, true, Load, F, Blocks>);
@@ -70,12 +76,20 @@ class exact_scan_two_pass {
       scan(scan_exact_sum_kernel<block, false, Load, F, Blocks>);
   }
 
-  /// \brief The scan kernel's dynamic shared memory: every warp's stages.
-  static constexpr std::size_t stage_bytes = warps * sizeof(exact_scan_stages<F>);
+  /// \brief The scan kernel's dynamic shared memory: every warp's `stages` stages.
+  static constexpr std::size_t stage_bytes(unsigned stages) {
+    return warps * exact_scan_stages<F>::warp_bytes(stages);
+  }
+
+  /// \brief The scan kernel's static shared memory (the warps' superaccumulators and the block
+  /// merge's slots), with room for alignment.
+  static constexpr std::size_t static_bytes =
+      warps * sizeof(accumulator) + block * 2 * sizeof(std::uint64_t) + 1024;
 
  private:
   std::size_t per_warp_ = 0;
   std::size_t grid_ = 1;
+  unsigned stages_ = exact_scan_tuning::stages;
 };
 
 /// \brief An exact scan of `load`'s n elements into `out` (checked by the caller, n > 0):

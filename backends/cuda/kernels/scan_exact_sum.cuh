@@ -47,20 +47,34 @@ namespace parprim::detail::cuda {
 
 /// \brief Launch shape of the exact scans: 256 threads; the scan kernel's registers (the running
 /// slice sums of a row, the proofs' bounds) allow two blocks per multiprocessor; each warp
-/// stages `stages` tiles in shared memory (the one it scans and the next one in flight).
+/// stages up to `stages` tiles in shared memory (the one it scans and the next one in flight;
+/// one where a block may not hold two a warp: 72 KiB with floats, more than sm_75 allows).
 struct exact_scan_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned scan_blocks_per_sm = 2;
   static constexpr unsigned stages = 2;
 };
 
-/// \brief A warp's tiles in shared memory, in sequence order, and the barriers their bulk loads
-/// complete on (stage s holds the warp's tiles s, s + stages, ...).
+/// \brief A warp's stages in dynamic shared memory: the barriers their bulk loads complete on,
+/// then `stages` tiles in sequence order (stage s holds the warp's tiles s, s + stages, ...).
 template <class F>
 struct exact_scan_stages {
-  static constexpr unsigned count = exact_scan_tuning::stages;
-  std::uint64_t barrier[count];
-  alignas(16) F tile[count][exact_warp_tile_v<F>];
+  static constexpr std::size_t tile_bytes = exact_warp_tile_v<F> * sizeof(F);
+  static constexpr std::size_t barrier_bytes = 16;  // (the tiles 16-byte aligned)
+  static_assert(exact_scan_tuning::stages * sizeof(std::uint64_t) <= barrier_bytes);
+
+  /// \brief Bytes of a warp's stages.
+  __host__ __device__ static constexpr std::size_t warp_bytes(unsigned stages) {
+    return barrier_bytes + stages * tile_bytes;
+  }
+
+  std::uint64_t* barrier;
+  unsigned char* tiles;
+
+  /// \brief The stages at `base` (16-byte aligned).
+  __device__ explicit exact_scan_stages(unsigned char* base)
+      : barrier(reinterpret_cast<std::uint64_t*>(base)), tiles(base + barrier_bytes) {}
+  __device__ F* tile(unsigned s) const { return reinterpret_cast<F*>(tiles + s * tile_bytes); }
 };
 
 /// \brief Elements of `F` in a 16-byte vector: lane l's row k of a tile is vector k*32 + l.
@@ -538,14 +552,16 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
 }
 
 /// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
-/// `start` and everything before it.
+/// `start` and everything before it, through `stages` (1 or 2) tiles a warp in dynamic shared
+/// memory (`exact_scan_stages<F>::warp_bytes(stages)` a warp).
 /// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
 template <unsigned BlockSize, bool Exclusive, class Load, class F,
           unsigned MinBlocks = exact_scan_tuning::scan_blocks_per_sm>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
     scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
                           const exact_accumulator<F>* warp_sums,
-                          const exact_accumulator<F>* block_sums, exact_accumulator<F> start) {
+                          const exact_accumulator<F>* block_sums, exact_accumulator<F> start,
+                          unsigned stages) {
   constexpr unsigned warps = BlockSize / warp_threads;
   constexpr std::size_t tile = exact_warp_tile_v<F>;
   const unsigned lane = threadIdx.x % warp_threads;
@@ -576,16 +592,16 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
   const bool out_aligned = reinterpret_cast<std::uintptr_t>(out) % 16 == 0;
   // the warp's stages (dynamic shared memory): whole tiles of an aligned array come by bulk
   // copies, `stages` tiles ahead; others are loaded by the lanes
-  constexpr unsigned stages = exact_scan_stages<F>::count;
-  constexpr unsigned tile_bytes = unsigned(tile * sizeof(F));
-  exact_scan_stages<F>& stage = dynamic_shared<exact_scan_stages<F>>()[warp];
+  constexpr unsigned tile_bytes = unsigned(exact_scan_stages<F>::tile_bytes);
+  const exact_scan_stages<F> stage(dynamic_shared<unsigned char>() +
+                                   warp * exact_scan_stages<F>::warp_bytes(stages));
   bool bulk = false;
   if constexpr (direct_load_v<Load, F> && bulk_copy_available) bulk = in_aligned;
   const auto start_load = [&](std::size_t t, unsigned s) {
     if constexpr (direct_load_v<Load, F>) {
       if (bulk && lane == 0 && t < last && last - t >= tile) {
         bulk_barrier_expect(&stage.barrier[s], tile_bytes);
-        bulk_load(stage.tile[s], load.in + t, tile_bytes, &stage.barrier[s]);
+        bulk_load(stage.tile(s), load.in + t, tile_bytes, &stage.barrier[s]);
       }
     }
   };
@@ -598,7 +614,7 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
   unsigned i = 0;
   for (std::size_t t = first; t < last; t += tile, ++i) {
     const unsigned s = i % stages;
-    F* buffer = stage.tile[s];
+    F* buffer = stage.tile(s);
     if (bulk && last - t >= tile) {
       bulk_barrier_wait(&stage.barrier[s], (i / stages) & 1u);
     } else {
