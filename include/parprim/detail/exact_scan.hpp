@@ -31,6 +31,9 @@ namespace parprim::detail::exact {
 /// \brief Below this many elements a chunk is scanned element by element.
 inline constexpr std::size_t min_chunk_scan = 2 * lanes;
 
+/// \brief The survey of no elements (of doubles): merged with another, it is that one.
+inline constexpr chunk_survey no_elements{0, ieee_format<double>::exponent_mask, true, false};
+
 /// \brief 2^e for the binade [2^e, 2^(e+1)) of |x|: x's exponent bits alone (0 for zero and
 /// subnormals, infinity for infinities and NaNs).
 PARPRIM_HOST_DEVICE inline double binade(double x) {
@@ -195,11 +198,22 @@ inline constexpr std::size_t scan_chains = 4;
 /// sum within the vector (two shifted adds) plus the quarter's running total, the 4 quarters
 /// interleaved. Writes `running[l][i]` (an exclusive one as the inclusive minus the element's
 /// slice: exact, as every sum of slices) and the quarters' totals `s[c][l]`; returns how many
-/// elements of each quarter it did.
-template <int Levels, bool Exclusive, class F>
+/// elements of each quarter it did. With `Survey` (doubles), the same loads also survey those
+/// elements (as survey_avx2) into `*survey`.
+template <int Levels, bool Exclusive, bool Survey = false, class F>
 PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std::size_t quarter,
                                                   const double* sigma_1, double (*running)[chunk],
-                                                  double (*s)[Levels]) {
+                                                  double (*s)[Levels],
+                                                  chunk_survey* survey = nullptr) {
+  static_assert(!Survey || sizeof(F) == 8, "the one-pass survey is for doubles");
+  constexpr std::int32_t none = ieee_format<double>::exponent_mask << 20;
+  const __m256i abs_mask = _mm256_set1_epi64x(0x7fffffffffffffffll);
+  const __m256i sign = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
+  const __m256i zero_key =
+      _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32));
+  const __m256i zero_bits = _mm256_setzero_si256();
+  __m256i hi[2] = {zero_bits, zero_bits}, lo[2] = {zero_key, zero_key};
+  __m256i other[2] = {zero_bits, zero_bits};
   const __m256d zero = _mm256_setzero_pd();
   __m256d sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm256_set1_pd(sigma_1[l]);
@@ -209,13 +223,30 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   const std::size_t last = (scan_chains - 1) * quarter;  // the last quarter is the shortest
   std::size_t i = 0;
   for (; last + i + 4 <= n; i += 4) {
+    if constexpr (Survey) {
+      // the next chunk, 128 bytes a step: it arrives while this one's outputs are proved (the
+      // survey pass's prefetch runs ahead otherwise)
+      const char* next = reinterpret_cast<const char*>(x + n) + i * 32;
+      __builtin_prefetch(next);
+      __builtin_prefetch(next + 64);
+    }
     for (std::size_t c = 0; c < scan_chains; ++c) {
       const std::size_t k = c * quarter + i;
       __m256d r;
-      if constexpr (sizeof(F) == 4)
+      if constexpr (sizeof(F) == 4) {
         r = _mm256_cvtps_pd(_mm_loadu_ps(reinterpret_cast<const float*>(x + k)));
-      else
+      } else {
         r = _mm256_loadu_pd(reinterpret_cast<const double*>(x + k));
+        if constexpr (Survey) {  // as survey_avx2's doubles
+          const __m256i v = _mm256_castpd_si256(r);
+          const __m256i a = _mm256_and_si256(v, abs_mask);
+          hi[c % 2] = _mm256_max_epi32(hi[c % 2], a);
+          const __m256i is_zero = _mm256_cmpeq_epi64(a, zero_bits);
+          lo[c % 2] =
+              _mm256_min_epi32(lo[c % 2], _mm256_or_si256(a, _mm256_and_si256(is_zero, zero_key)));
+          other[c % 2] = _mm256_or_si256(other[c % 2], _mm256_xor_si256(v, sign));
+        }
+      }
       __m256d q[Levels];
       for (int l = 0; l + 1 < Levels; ++l) {
         q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
@@ -234,6 +265,18 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   }
   for (std::size_t c = 0; c < scan_chains; ++c)
     for (int l = 0; l < Levels; ++l) s[c][l] = _mm256_cvtsd_f64(carry[c][l]);
+  if constexpr (Survey) {
+    alignas(32) std::int32_t h[8], lw[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), _mm256_max_epi32(hi[0], hi[1]));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lw), _mm256_min_epi32(lo[0], lo[1]));
+    const __m256i o = _mm256_or_si256(other[0], other[1]);
+    std::int32_t top_hi = 0, top_lo = none;
+    for (int k = 1; k < 8; k += 2) {  // the upper words
+      top_hi = h[k] > top_hi ? h[k] : top_hi;
+      top_lo = lw[k] < top_lo ? lw[k] : top_lo;
+    }
+    *survey = merge_survey<double>(top_hi, top_lo, _mm256_testz_si256(o, o) == 0, no_elements);
+  }
   return i;
 }
 #endif
@@ -263,20 +306,25 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
   return failed;
 }
 
-/// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
-/// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
-/// sums, then every output from them (independent: vectorizes). Every sum of slices of the
-/// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
-/// the chunk (each a multiple of 4 elements long but the last) as independent dependency
-/// chains (with `Avx2`, 4 elements of each at a time: running_sums_avx2), and the second adds
-/// to each running sum the (exact) total of the quarters before its own.
-template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
-[[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
-                                               double a_lo, F* out, double* sums,
-                                               std::uint64_t zero_unknown) {
+/// \brief Two surveys as one (of the elements of both).
+inline chunk_survey merge_surveys(const chunk_survey& a, const chunk_survey& b) {
+  return {a.max_field > b.max_field ? a.max_field : b.max_field,
+          a.min_field < b.min_field ? a.min_field : b.min_field, a.all_zero && b.all_zero,
+          a.not_only_negative_zeros || b.not_only_negative_zeros};
+}
+
+/// \brief The first pass of scan_slices: each element's running slice sums within its quarter
+/// of the chunk into `running`, each quarter's offset (the exact total of the quarters before
+/// it) into `offset`, the chunk's slice sums into `sums`; returns the quarters' length. With
+/// `Survey` (doubles, AVX2), the same pass surveys the chunk into `*survey`.
+template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
+[[gnu::always_inline]] inline std::size_t running_slices(const F* x, std::size_t n, int top,
+                                                         double (*running)[chunk],
+                                                         double (*offset)[Levels], double* sums,
+                                                         chunk_survey* survey = nullptr) {
+  static_assert(!Survey || (Avx2 && sizeof(F) == 8), "the one-pass survey is for doubles");
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
-  double running[Levels][chunk];
   const std::size_t quarter = ((n + scan_chains - 1) / scan_chains + 3) / 4 * 4;
   double s[scan_chains][Levels] = {};
   const auto step = [&](std::size_t c, std::size_t i) {
@@ -294,13 +342,19 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
   };
   std::size_t done = 0;  // elements of every quarter already summed
 #if PARPRIM_HOST_AVX2
-  if constexpr (Avx2) done = running_sums_avx2<Levels, Exclusive>(x, n, quarter, sigma, running, s);
+  if constexpr (Avx2)
+    done = running_sums_avx2<Levels, Exclusive, Survey>(x, n, quarter, sigma, running, s, survey);
 #endif
   const std::size_t full = n / quarter;  // quarters of full length (the last may be shorter)
   for (std::size_t i = done; i < quarter; ++i)
     for (std::size_t c = 0; c < scan_chains; ++c)
       if (c < full || c * quarter + i < n) step(c, c * quarter + i);
-  double offset[scan_chains][Levels];
+  if constexpr (Survey)  // the rest of each quarter
+    for (std::size_t c = 0; c < scan_chains; ++c) {
+      const std::size_t b = c * quarter + done < n ? c * quarter + done : n;
+      const std::size_t e = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+      if (e > b) *survey = merge_surveys(*survey, survey_portable<F>(x + b, e - b));
+    }
   for (int l = 0; l < Levels; ++l) {
     double before = 0;
     for (std::size_t c = 0; c < scan_chains; ++c) {
@@ -309,6 +363,24 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
     }
     sums[l] = before;
   }
+  return quarter;
+}
+
+/// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
+/// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
+/// sums, then every output from them (independent: vectorizes). Every sum of slices of the
+/// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
+/// the chunk (each a multiple of 4 elements long but the last) as independent dependency
+/// chains (with `Avx2`, 4 elements of each at a time: running_sums_avx2), and the second adds
+/// to each running sum the (exact) total of the quarters before its own.
+template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
+[[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
+                                               double a_lo, F* out, double* sums,
+                                               std::uint64_t zero_unknown) {
+  double running[Levels][chunk];
+  double offset[scan_chains][Levels];
+  const std::size_t quarter =
+      running_slices<Levels, Exclusive, Avx2>(x, n, top, running, offset, sums);
   // float results proved against one bound for the chunk, computed once; where it cannot prove
   // every prefix (it is loosest near zero), against each prefix's own bound
   if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
@@ -408,6 +480,47 @@ PARPRIM_HOST_DEVICE prefix_mode choose_mode(const chunk_survey& s, int levels, i
   return prefix_mode::checked;
 }
 
+#if PARPRIM_HOST_AVX2
+/// \brief How scan_guessed_avx2 ended.
+enum class guessed_scan {
+  not_covered,  ///< the guessed plan does not slice the chunk exactly: nothing written
+  failed,       ///< an output could not be proved (outputs meaningless)
+  proved,       ///< every output written, `sums` the chunk's slice sums
+};
+
+/// \brief scan_chunk's fast path for doubles with AVX2 under a guessed plan (`Levels` slices
+/// below 2^top: the block's previous chunk's): the first pass also surveys the chunk, so each
+/// element is read from memory once; then, if the guess covers the chunk (plan_covers), its
+/// prefix mode is chosen from that survey and the second pass proves the outputs. `s` receives
+/// the survey, `mode` the mode.
+template <int Levels, bool Exclusive>
+PARPRIM_TARGET_AVX2 guessed_scan scan_guessed_avx2(const double* x, std::size_t n, int top,
+                                                   double a_hi, double a_lo, bool a_exact,
+                                                   double* out, double* sums,
+                                                   std::uint64_t zero_unknown, chunk_survey& s,
+                                                   prefix_mode& mode) {
+  double running[Levels][chunk];
+  double offset[scan_chains][Levels];
+  const std::size_t quarter =
+      running_slices<Levels, Exclusive, true, true>(x, n, top, running, offset, sums, &s);
+  int own_top = 0;
+  const int own_levels = plan_levels<double>(s, own_top);
+  if (!plan_covers<double>(slice_plan{Levels, top}, s, own_levels, own_top))
+    return guessed_scan::not_covered;
+  mode = choose_mode<double>(s, Levels, top, a_hi, a_lo, a_exact);
+  const auto prove = [&]<prefix_mode Mode>() {
+    return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
+                                              zero_unknown) == 0
+               ? guessed_scan::proved
+               : guessed_scan::failed;
+  };
+  if (mode == prefix_mode::exact_double)
+    return prove.template operator()<prefix_mode::exact_double>();
+  if (mode == prefix_mode::exact_pair) return prove.template operator()<prefix_mode::exact_pair>();
+  return prove.template operator()<prefix_mode::checked>();
+}
+#endif
+
 /// \brief The exact sum before the next chunk as two doubles, `a_hi + a_lo` exactly, while
 /// `known`: after a chunk scanned in an exact mode (exact_double, exact_pair) it follows from
 /// the chunk's slice sums without reading the superaccumulator again (a read rounds all its
@@ -448,7 +561,8 @@ struct known_prefix {
 /// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk).
 template <class F>
 void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
-                bool avx2 = avx2_usable(), known_prefix* prefix = nullptr) {
+                bool avx2 = avx2_usable(), known_prefix* prefix = nullptr,
+                slice_plan* guess = nullptr) {
   known_prefix unknown;
   known_prefix& p = prefix != nullptr ? *prefix : unknown;
   const auto element_by_element = [&] {
@@ -460,24 +574,19 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
     }
   };
   if (n < min_chunk_scan || acc.special()) return element_by_element();
-  const chunk_survey s = survey(x, n, nullptr, avx2);
-  int top = 0;
-  const int levels = plan_levels<F>(s, top);
-  if (levels == 0) return element_by_element();
-  if (!p.known) {
+  // A = a_hi + a_lo, exactly while p.known (else a_hi = RN(A): the checked mode)
+  const auto read_prefix = [&] {
+    if (p.known) return true;
     p.a_hi = acc.template round<double>();
     if (((__builtin_bit_cast(std::uint64_t, p.a_hi) >> 52) & 0x7ff) == 0x7ff)
-      return element_by_element();  // |A| beyond the doubles (double sums only)
+      return false;  // |A| beyond the doubles (double sums only)
     exact_accumulator<F> rest = acc;
     rest.add_exact_double(-p.a_hi);
     p.a_lo = rest.template round<double>();
     rest.add_exact_double(-p.a_lo);
-    p.known = rest.holds_zero();  // (else a_hi + a_lo is not the sum: checked mode)
-  }
-  const double a_hi = p.a_hi;
-  const double a_lo = p.a_lo;
-  double sums[max_levels];
-  const prefix_mode mode = choose_mode<F>(s, levels, top, a_hi, a_lo, p.known);
+    p.known = rest.holds_zero();
+    return true;
+  };
   // A zero prefix is +0 when an operand other than -0 came before it: one before the chunk
   // (acc's flag), or, for the inclusive scan, x[0] (every prefix of the chunk holds it).
   using bits = typename ieee_format<F>::bits_type;
@@ -485,14 +594,57 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
       (acc.state & exact_accumulator<F>::not_only_negative_zeros) != 0 ||
       (!exclusive && __builtin_bit_cast(bits, x[0]) != (bits{1} << (8 * sizeof(F) - 1)));
   const std::uint64_t zero_unknown = known_positive ? 0 : 1;
-  const bool proved =
-      exclusive
-          ? scan_fast<true>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown, avx2)
-          : scan_fast<false>(mode, x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown, avx2);
+  double sums[max_levels];
+  const auto finish = [&](const chunk_survey& s, int levels, prefix_mode mode) {
+    for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
+    if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
+    if (p.known) p.add_chunk(sums, levels, mode);
+  };
+#if PARPRIM_HOST_AVX2
+  // doubles under the previous chunk's plan: the survey in the first pass (one read)
+  if constexpr (sizeof(F) == 8) {
+    if (avx2 && guess != nullptr && guess->levels > 0) {
+      if (!read_prefix()) return element_by_element();
+      const int guessed = guess->levels;
+      chunk_survey s{};
+      prefix_mode mode = prefix_mode::checked;
+      const auto run = [&]<int L>() {
+        return exclusive ? scan_guessed_avx2<L, true>(x, n, guess->top, p.a_hi, p.a_lo, p.known,
+                                                      out, sums, zero_unknown, s, mode)
+                         : scan_guessed_avx2<L, false>(x, n, guess->top, p.a_hi, p.a_lo, p.known,
+                                                       out, sums, zero_unknown, s, mode);
+      };
+      const guessed_scan r = guessed == 1   ? run.template operator()<1>()
+                             : guessed == 2 ? run.template operator()<2>()
+                                            : run.template operator()<3>();
+      if (r == guessed_scan::failed) {
+        guess->levels = 0;
+        return element_by_element();
+      }
+      if (r == guessed_scan::proved) {
+        int top = 0;
+        const int levels = plan_levels<F>(s, top);
+        finish(s, guessed, mode);
+        if (!s.all_zero) *guess = {levels, top};  // the chunk's own plan for the next chunk
+        return;
+      }
+      // not covered: as without a guess
+    }
+  }
+#endif
+  const chunk_survey s = survey(x, n, nullptr, avx2);
+  int top = 0;
+  const int levels = plan_levels<F>(s, top);
+  if (guess != nullptr && !s.all_zero) *guess = {levels, top};
+  if (levels == 0) return element_by_element();
+  if (!read_prefix()) return element_by_element();
+  const prefix_mode mode = choose_mode<F>(s, levels, top, p.a_hi, p.a_lo, p.known);
+  const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
+                                                  sums, zero_unknown, avx2)
+                                : scan_fast<false>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
+                                                   sums, zero_unknown, avx2);
   if (!proved) return element_by_element();
-  for (int l = 0; l < levels; ++l) acc.add_exact_double(sums[l]);
-  if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
-  if (p.known) p.add_chunk(sums, levels, mode);
+  finish(s, levels, mode);
 }
 
 /// \brief The block step of every host exact scan: elements [b, e) of `in` (converted to `F`),
@@ -508,6 +660,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
                 Store store) {
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   known_prefix prefix;  // acc's sum as two doubles, while known
+  slice_plan guess;     // the previous chunk's slicing plan (doubles: scan_guessed_avx2)
   constexpr bool direct = std::is_same_v<Input, std::span<const F>>;  // read in place
   F buf[direct ? 1 : chunk];
   F res[chunk];
@@ -532,7 +685,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
       prefetch_next_chunk(in, k, c - k);
       for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
     }
-    scan_chunk(acc, x, c - k, res, exclusive, avx2, &prefix);
+    scan_chunk(acc, x, c - k, res, exclusive, avx2, &prefix, &guess);
     store(k, static_cast<const F*>(res), c - k);
     k = c;
   }
