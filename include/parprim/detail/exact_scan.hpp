@@ -206,14 +206,7 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
                                                   double (*s)[Levels],
                                                   chunk_survey* survey = nullptr) {
   static_assert(!Survey || sizeof(F) == 8, "the one-pass survey is for doubles");
-  constexpr std::int32_t none = ieee_format<double>::exponent_mask << 20;
-  const __m256i abs_mask = _mm256_set1_epi64x(0x7fffffffffffffffll);
-  const __m256i sign = _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull));
-  const __m256i zero_key =
-      _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32));
-  const __m256i zero_bits = _mm256_setzero_si256();
-  __m256i hi[2] = {zero_bits, zero_bits}, lo[2] = {zero_key, zero_key};
-  __m256i other[2] = {zero_bits, zero_bits};
+  [[maybe_unused]] double_survey_avx2 surveyed;
   const __m256d zero = _mm256_setzero_pd();
   __m256d sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm256_set1_pd(sigma_1[l]);
@@ -237,14 +230,11 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
         r = _mm256_cvtps_pd(_mm_loadu_ps(reinterpret_cast<const float*>(x + k)));
       } else {
         r = _mm256_loadu_pd(reinterpret_cast<const double*>(x + k));
-        if constexpr (Survey) {  // as survey_avx2's doubles
-          const __m256i v = _mm256_castpd_si256(r);
-          const __m256i a = _mm256_and_si256(v, abs_mask);
-          hi[c % 2] = _mm256_max_epi32(hi[c % 2], a);
-          const __m256i is_zero = _mm256_cmpeq_epi64(a, zero_bits);
-          lo[c % 2] =
-              _mm256_min_epi32(lo[c % 2], _mm256_or_si256(a, _mm256_and_si256(is_zero, zero_key)));
-          other[c % 2] = _mm256_or_si256(other[c % 2], _mm256_xor_si256(v, sign));
+        if constexpr (Survey) {
+          if (c % 2 == 0)
+            surveyed.add<0>(_mm256_castpd_si256(r));
+          else
+            surveyed.add<1>(_mm256_castpd_si256(r));
         }
       }
       __m256d q[Levels];
@@ -265,18 +255,7 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   }
   for (std::size_t c = 0; c < scan_chains; ++c)
     for (int l = 0; l < Levels; ++l) s[c][l] = _mm256_cvtsd_f64(carry[c][l]);
-  if constexpr (Survey) {
-    alignas(32) std::int32_t h[8], lw[8];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(h), _mm256_max_epi32(hi[0], hi[1]));
-    _mm256_store_si256(reinterpret_cast<__m256i*>(lw), _mm256_min_epi32(lo[0], lo[1]));
-    const __m256i o = _mm256_or_si256(other[0], other[1]);
-    std::int32_t top_hi = 0, top_lo = none;
-    for (int k = 1; k < 8; k += 2) {  // the upper words
-      top_hi = h[k] > top_hi ? h[k] : top_hi;
-      top_lo = lw[k] < top_lo ? lw[k] : top_lo;
-    }
-    *survey = merge_survey<double>(top_hi, top_lo, _mm256_testz_si256(o, o) == 0, no_elements);
-  }
+  if constexpr (Survey) *survey = surveyed.result(no_elements);
   return i;
 }
 #endif

@@ -228,6 +228,55 @@ chunk_survey merge_survey(std::int32_t hi, std::int32_t lo, bool other, const ch
           lo == none && hi < none && tail.all_zero, other || tail.not_only_negative_zeros};
 }
 
+/// \brief survey_avx2's running state for doubles, for passes that survey the vectors of 4
+/// doubles they load anyway (the fold's slice sums, the scan's running sums): two independent
+/// accumulators of each kind, `add<J>(v)` with J 0 or 1, `result(tail)` at the end (merged with
+/// the survey of the elements the vectors left out).
+struct double_survey_avx2 {
+  static constexpr std::int32_t none = ieee_format<double>::exponent_mask << 20;
+  // (named, not arrays: an array member kept the accumulators in memory, 5 % of a fold)
+  __m256i hi0, hi1, lo0, lo1, other0, other1;
+
+  [[gnu::always_inline]] PARPRIM_TARGET_AVX2 double_survey_avx2()
+      : hi0(_mm256_setzero_si256()),
+        hi1(hi0),
+        lo0(_mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32))),
+        lo1(lo0),
+        other0(hi0),
+        other1(hi0) {}
+
+  /// \brief Surveys the 4 doubles of `v` (their bits) into accumulator `J`, 0 or 1.
+  template <int J>
+  [[gnu::always_inline]] PARPRIM_TARGET_AVX2 void add(__m256i v) {
+    __m256i& hi = J == 0 ? hi0 : hi1;
+    __m256i& lo = J == 0 ? lo0 : lo1;
+    __m256i& other = J == 0 ? other0 : other1;
+    const __m256i a = _mm256_and_si256(v, _mm256_set1_epi64x(0x7fffffffffffffffll));
+    hi = _mm256_max_epi32(hi, a);
+    const __m256i is_zero = _mm256_cmpeq_epi64(a, _mm256_setzero_si256());
+    const __m256i zero_key =
+        _mm256_set1_epi64x(static_cast<long long>(static_cast<std::uint64_t>(none) << 32));
+    lo = _mm256_min_epi32(lo, _mm256_or_si256(a, _mm256_and_si256(is_zero, zero_key)));
+    other = _mm256_or_si256(
+        other,
+        _mm256_xor_si256(v, _mm256_set1_epi64x(static_cast<long long>(0x8000000000000000ull))));
+  }
+
+  /// \brief The survey of every vector added and of the elements `tail` surveyed.
+  [[gnu::always_inline]] PARPRIM_TARGET_AVX2 chunk_survey result(const chunk_survey& tail) const {
+    alignas(32) std::int32_t h[8], l[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), _mm256_max_epi32(hi0, hi1));
+    _mm256_store_si256(reinterpret_cast<__m256i*>(l), _mm256_min_epi32(lo0, lo1));
+    const __m256i o = _mm256_or_si256(other0, other1);
+    std::int32_t top_hi = 0, top_lo = none;
+    for (int k = 1; k < 8; k += 2) {  // the upper words
+      top_hi = h[k] > top_hi ? h[k] : top_hi;
+      top_lo = l[k] < top_lo ? l[k] : top_lo;
+    }
+    return merge_survey<double>(top_hi, top_lo, _mm256_testz_si256(o, o) == 0, tail);
+  }
+};
+
 /// \brief `survey_portable` with AVX2, 16 floats or 8 doubles a step. The key of an element is
 /// the word holding its exponent field, sign cleared (a float's bits; a double's upper 32
 /// bits), or `none` for a zero; 32-bit maximum and minimum compare keys as magnitudes. A
