@@ -537,7 +537,9 @@ struct known_prefix {
 /// \brief Scans `x[0..n)` (n <= chunk) onto `acc`: `out[i]` = the rounded running sum after
 /// (inclusive) or before (exclusive) adding `x[i]`; `acc` ends holding the chunk added.
 /// The chunk passes take their AVX2 form if `avx2` (the same bits either way). `prefix`, if
-/// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk).
+/// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk);
+/// `guess`, if given, the slicing plan of the block's previous chunk (doubles with AVX2 are
+/// then surveyed in the first pass: scan_guessed_avx2), replaced by this chunk's.
 template <class F>
 void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
                 bool avx2 = avx2_usable(), known_prefix* prefix = nullptr,
