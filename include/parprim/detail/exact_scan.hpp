@@ -328,12 +328,14 @@ template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
   for (std::size_t i = done; i < quarter; ++i)
     for (std::size_t c = 0; c < scan_chains; ++c)
       if (c < full || c * quarter + i < n) step(c, c * quarter + i);
-  if constexpr (Survey)  // the rest of each quarter
+  if constexpr (Survey) {  // the rest of each quarter (braced: nvcc's front end took the
+                           // function's return for part of a discarded unbraced loop)
     for (std::size_t c = 0; c < scan_chains; ++c) {
       const std::size_t b = c * quarter + done < n ? c * quarter + done : n;
       const std::size_t e = (c + 1) * quarter < n ? (c + 1) * quarter : n;
       if (e > b) *survey = merge_surveys(*survey, survey_portable<F>(x + b, e - b));
     }
+  }
   for (int l = 0; l < Levels; ++l) {
     double before = 0;
     for (std::size_t c = 0; c < scan_chains; ++c) {
