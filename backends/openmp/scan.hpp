@@ -79,16 +79,12 @@ struct scan_impl<omp_policy> {
   }
 
  private:
-  /// \brief Elements per thread per round (tiled_scan) of `team` threads.
-  template <class Input, class Op>
-  static std::size_t tile_elements(const omp_policy& policy, int team) {
-    return openmp::detail::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
-                                     accumulating_operator<Op>);
-  }
   /// \brief Elements of a round of `team` threads; 0 for one thread (no rounds).
   template <class Input, class Op>
   static std::size_t round_elements(const omp_policy& policy, int team) {
-    return team > 1 ? tile_elements<Input, Op>(policy, team) * static_cast<std::size_t>(team) : 0;
+    return team > 1 ? openmp::detail::scan_tile_elements<Input, Op>(policy, team) *
+                          static_cast<std::size_t>(team)
+                    : 0;
   }
 
   template <class Input, class Acc, class Op, class ScanBlock>
@@ -99,8 +95,8 @@ struct scan_impl<omp_policy> {
       return od::fold_nonempty<Acc>(in, b, e, op);
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
-    od::tiled_scan<Acc>(in.size(), team, tile_elements<Input, Op>(policy, team), carry, total,
-                        combine, scan_block);
+    od::tiled_scan<Acc>(in.size(), team, od::scan_tile_elements<Input, Op>(policy, team), carry,
+                        total, combine, scan_block);
   }
 };
 

@@ -94,11 +94,9 @@ struct segmented_scan_impl<omp_policy> {
       const std::size_t from = h > b ? h - 1 : b;
       return flagged<Acc>{od::fold_nonempty<Acc>(in, from, e, op), head};
     };
-    od::tiled_scan<flagged<Acc>>(
-        in.size(), team,
-        od::scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
-                      accumulating_operator<Op>),
-        static_cast<const flagged<Acc>*>(nullptr), total, flag_op<Op>{op}, scan_block);
+    od::tiled_scan<flagged<Acc>>(in.size(), team, od::scan_tile_elements<Input, Op>(policy, team),
+                                 static_cast<const flagged<Acc>*>(nullptr), total, flag_op<Op>{op},
+                                 scan_block);
   }
 };
 

@@ -302,13 +302,13 @@ __device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_l
 /// own bounds: taken only where a tile's bound fails; inlined, its code and registers would
 /// crowd the path every other tile takes. (Tiles of two or three slices stay inline: out of
 /// line, the call cost 11 % on float inputs with exponents over -20..20 and 5 % on doubles.)
-template <int Levels, exact::prefix_mode Mode, bool Exclusive, bool PrefixBounds, class F>
-__device__ __noinline__ bool scan_tile_out_of_line(const F* tile, int top, double a_hi, double a_lo,
-                                                   std::uint64_t zero_unknown, unsigned lane,
-                                                   const tile_output<F>& to,
-                                                   double (&sums)[exact::max_levels]) {
-  return scan_tile_slices<Levels, Mode, Exclusive, PrefixBounds>(tile, top, a_hi, a_lo,
-                                                                 zero_unknown, lane, to, sums);
+template <int Levels, bool Exclusive, class F>
+__device__ __noinline__ bool scan_tile_prefix_bounds(const F* tile, int top, double a_hi,
+                                                     double a_lo, unsigned lane,
+                                                     const tile_output<F>& to,
+                                                     double (&sums)[exact::max_levels]) {
+  return scan_tile_slices<Levels, exact::prefix_mode::checked, Exclusive, true>(
+      tile, top, a_hi, a_lo, 0, lane, to, sums);
 }
 
 /// \brief scan_tile_slices for the run-time number of slices and mode; float results in
@@ -327,8 +327,7 @@ __device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F* til
           scan_tile_slices<L, M, Exclusive>(tile, top, a_hi, a_lo, zero_unknown, lane, to, sums);
       if constexpr (retry)
         if (!proved)
-          proved = scan_tile_out_of_line<L, M, Exclusive, true>(tile, top, a_hi, a_lo, zero_unknown,
-                                                                lane, to, sums);
+          proved = scan_tile_prefix_bounds<L, Exclusive>(tile, top, a_hi, a_lo, lane, to, sums);
       return proved;
     };
     if (levels == 1) return slices(std::integral_constant<int, 1>{});
@@ -388,17 +387,11 @@ struct warp_prefix {
     constexpr unsigned all = 0xffffffffu;
     flush(acc, lane);
     int ok = 0, is_exact = 0, is_nonzero = 0;
-    if (lane == 0 && !acc.special()) {
-      a_hi = acc.template round<double>();
-      if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) != 0x7ff) {
-        exact_accumulator<F> rest = acc;
-        rest.add_exact_double(-a_hi);
-        a_lo = rest.template round<double>();
-        rest.add_exact_double(-a_lo);
-        ok = 1;
-        is_exact = rest.holds_zero() ? 1 : 0;
-        is_nonzero = (acc.state & exact_accumulator<F>::not_only_negative_zeros) != 0 ? 1 : 0;
-      }
+    bool read_exact = false;
+    if (lane == 0 && !acc.special() && exact::read_prefix(acc, a_hi, a_lo, read_exact)) {
+      ok = 1;
+      is_exact = read_exact ? 1 : 0;
+      is_nonzero = (acc.state & exact_accumulator<F>::not_only_negative_zeros) != 0 ? 1 : 0;
     }
     known = __shfl_sync(all, ok, 0) != 0;
     exact = __shfl_sync(all, is_exact, 0) != 0;
@@ -414,23 +407,8 @@ struct warp_prefix {
     pending_nonzero |= tile_nonzero;
     nonzero |= tile_nonzero;
     if (++pending_tiles == (1u << 28)) known = false;  // (3 additions a tile: flush before 2^30)
-    if (mode == exact::prefix_mode::exact_double) {
-      // every partial sum of a_hi + S_0 + S_1 + ... is exact (choose_mode's bound)
-      double u = a_hi;
-      for (int l = 0; l < levels; ++l) u += sums[l];
-      a_hi = u;
-      a_lo = 0;
-    } else if (mode == exact::prefix_mode::exact_pair) {
-      // as prefix_value's exact_pair for the tile's last prefix: a_hi + S_0 = h + l (TwoSum),
-      // t = l + a_lo + S_1 + ... exactly, and h + t = r + e (TwoSum)
-      const double h = a_hi + sums[0];
-      const double hb = h - a_hi;
-      double t = (a_hi - (h - hb)) + (sums[0] - hb) + a_lo;
-      for (int l = 1; l < levels; ++l) t += sums[l];
-      const double r = h + t;
-      const double rb = r - h;
-      a_lo = (h - (r - rb)) + (t - rb);
-      a_hi = r;
+    if (mode != exact::prefix_mode::checked) {
+      exact::advance_exact_prefix(a_hi, a_lo, sums, levels, mode);
     } else if constexpr (sizeof(F) == 4) {
       // checked, float results: the prefixes' proof only needs |A - a_hi| <= 2 |a_lo|
       // (round_prefix), which a read leaves true (a_lo = RN(A - a_hi)). Adding the exact slice

@@ -22,6 +22,7 @@
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
+#include <parprim/detail/accumulating.hpp>
 #include <parprim/policy.hpp>
 
 namespace parprim::openmp::detail {
@@ -109,6 +110,13 @@ inline std::size_t scan_tile(std::size_t grain, std::size_t in_size, int team,
   const std::size_t share = scan_round_bytes / static_cast<std::size_t>(team > 1 ? team : 1);
   const std::size_t bytes = accumulating ? scan_tile_bytes : std::max(scan_tile_bytes, share);
   return std::max(grain, bytes / in_size);
+}
+
+/// \brief scan_tile for a scan of `Input` with `Op` by `team` threads of `policy`.
+template <class Input, class Op>
+std::size_t scan_tile_elements(const omp_policy& policy, int team) {
+  return scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team,
+                   parprim::detail::accumulating_operator<Op>);
 }
 
 /// \brief Asks the cache for the element a round ahead of element k (the same thread's block in

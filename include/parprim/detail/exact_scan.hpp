@@ -502,37 +502,63 @@ PARPRIM_TARGET_AVX2 guessed_scan scan_guessed_avx2(const double* x, std::size_t 
 }
 #endif
 
+/// \brief Reads `acc`'s sum A as `a_hi = RN(A)` and `a_lo = RN(A - a_hi)` (rounding its limbs
+/// twice and copying it); `exact` says whether A is `a_hi + a_lo`. False where A is beyond the
+/// doubles (then nothing else is set). The host scans and the GPU's warps read it so.
+template <class F>
+PARPRIM_HOST_DEVICE bool read_prefix(const exact_accumulator<F>& acc, double& a_hi, double& a_lo,
+                                     bool& exact) {
+  a_hi = acc.template round<double>();
+  if (((__builtin_bit_cast(std::uint64_t, a_hi) >> 52) & 0x7ff) == 0x7ff) return false;
+  exact_accumulator<F> rest = acc;
+  rest.add_exact_double(-a_hi);
+  a_lo = rest.template round<double>();
+  rest.add_exact_double(-a_lo);
+  exact = rest.holds_zero();
+  return true;
+}
+
+/// \brief The exact sum `a_hi + a_lo` after a chunk (or a GPU tile) with slice sums
+/// `sums[0..levels)` computed from it in an exact mode, without reading the superaccumulator:
+/// `a_hi + S_0 + S_1 + ...` (exact_double: choose_mode's bound keeps every partial sum exact),
+/// or, as prefix_value's exact_pair for the chunk's last prefix, `a_hi + S_0 = h + l` (TwoSum),
+/// `t = l + a_lo + S_1 + ...` exactly, and `h + t = r + e` (TwoSum). Either is what a read
+/// (read_prefix) gives, so the chunks after it take the same modes. `mode` is not checked.
+PARPRIM_HOST_DEVICE inline void advance_exact_prefix(double& a_hi, double& a_lo, const double* sums,
+                                                     int levels, prefix_mode mode) {
+  if (mode == prefix_mode::exact_double) {
+    double u = a_hi;
+    for (int l = 0; l < levels; ++l) u += sums[l];
+    a_hi = u;
+    a_lo = 0;
+  } else {
+    const double h = a_hi + sums[0];
+    const double hb = h - a_hi;
+    double t = (a_hi - (h - hb)) + (sums[0] - hb) + a_lo;
+    for (int l = 1; l < levels; ++l) t += sums[l];
+    const double r = h + t;
+    const double rb = r - h;
+    a_lo = (h - (r - rb)) + (t - rb);
+    a_hi = r;
+  }
+}
+
 /// \brief The exact sum before the next chunk as two doubles, `a_hi + a_lo` exactly, while
-/// `known`: after a chunk scanned in an exact mode (exact_double, exact_pair) it follows from
-/// the chunk's slice sums without reading the superaccumulator again (a read rounds all its
-/// limbs twice and copies it: 5-10 % of a double scan's time). Cleared where the sum is reset
-/// or a chunk goes another way.
+/// `known`: after a chunk scanned in an exact mode it follows from the chunk's slice sums
+/// (advance_exact_prefix) instead of a read (read_prefix: 5-10 % of a double scan's time).
+/// Cleared where the sum is reset or a chunk goes another way.
 struct known_prefix {
   bool known = false;
   double a_hi = 0;
   double a_lo = 0;
 
   /// \brief After a fast chunk with slice sums `sums[0..levels)` computed in `mode` from this
-  /// prefix: the new one, as prefix_value computes the chunk's last prefix (choose_mode's bounds
-  /// keep every sum below exact).
+  /// prefix.
   void add_chunk(const double* sums, int levels, prefix_mode mode) {
-    if (mode == prefix_mode::exact_double) {
-      double u = a_hi;
-      for (int l = 0; l < levels; ++l) u += sums[l];
-      a_hi = u;
-      a_lo = 0;
-    } else if (mode == prefix_mode::exact_pair) {
-      const double h = a_hi + sums[0];  // TwoSum: a_hi + sums[0] == h + (its error)
-      const double hb = h - a_hi;
-      double t = (a_hi - (h - hb)) + (sums[0] - hb) + a_lo;
-      for (int l = 1; l < levels; ++l) t += sums[l];
-      const double r = h + t;  // TwoSum: h + t == r + e
-      const double rb = r - h;
-      a_lo = (h - (r - rb)) + (t - rb);
-      a_hi = r;
-    } else {
+    if (mode == prefix_mode::checked)
       known = false;
-    }
+    else
+      advance_exact_prefix(a_hi, a_lo, sums, levels, mode);
   }
 };
 
@@ -558,18 +584,8 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   };
   if (n < min_chunk_scan || acc.special()) return element_by_element();
   // A = a_hi + a_lo, exactly while p.known (else a_hi = RN(A): the checked mode)
-  const auto read_prefix = [&] {
-    if (p.known) return true;
-    p.a_hi = acc.template round<double>();
-    if (((__builtin_bit_cast(std::uint64_t, p.a_hi) >> 52) & 0x7ff) == 0x7ff)
-      return false;  // |A| beyond the doubles (double sums only)
-    exact_accumulator<F> rest = acc;
-    rest.add_exact_double(-p.a_hi);
-    p.a_lo = rest.template round<double>();
-    rest.add_exact_double(-p.a_lo);
-    p.known = rest.holds_zero();
-    return true;
-  };
+  // (false where |A| is beyond the doubles: double sums only)
+  const auto read = [&] { return p.known || read_prefix(acc, p.a_hi, p.a_lo, p.known); };
   // A zero prefix is +0 when an operand other than -0 came before it: one before the chunk
   // (acc's flag), or, for the inclusive scan, x[0] (every prefix of the chunk holds it).
   using bits = typename ieee_format<F>::bits_type;
@@ -587,7 +603,7 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   // doubles under the previous chunk's plan: the survey in the first pass (one read)
   if constexpr (sizeof(F) == 8) {
     if (avx2 && guess != nullptr && guess->levels > 0) {
-      if (!read_prefix()) return element_by_element();
+      if (!read()) return element_by_element();
       const int guessed = guess->levels;
       chunk_survey s{};
       prefix_mode mode = prefix_mode::checked;
@@ -620,7 +636,7 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   const int levels = plan_levels<F>(s, top);
   if (guess != nullptr && !s.all_zero) *guess = {levels, top};
   if (levels == 0) return element_by_element();
-  if (!read_prefix()) return element_by_element();
+  if (!read()) return element_by_element();
   const prefix_mode mode = choose_mode<F>(s, levels, top, p.a_hi, p.a_lo, p.known);
   const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
                                                   sums, zero_unknown, avx2)
