@@ -1,7 +1,6 @@
 // Scratch: the GPU exact_plus reduce's launch shape (blocks per multiprocessor, i.e. its register
-// cap and one-wave grid; whether a warp loads its next tile before adding the current one) and,
-// with dev/base_reduce_exact_sum.cuh (the kernel file of an earlier commit in namespace
-// `base`, made by hand: not kept in the tree), the earlier kernel, float and double. Each
+// cap and one-wave grid) and, with dev/base_exact.cuh (the exact kernels of an earlier commit in
+// namespace `base`, generated: not kept in the tree), the earlier kernel, float and double. Each
 // variant is checked bit for bit against the library's call and timed in rounds beside it,
 // the library's plain `plus` reduce and CUB's Sum, in one process (one launch and the result's
 // copy to the host, as the library's call).
@@ -14,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#if __has_include("base_reduce_exact_sum.cuh")
-#include "base_reduce_exact_sum.cuh"
+#if __has_include("base_exact.cuh")
+#include "base_exact.cuh"
 #define HAVE_BASE 1
 #else
 #define HAVE_BASE 0
@@ -28,14 +27,14 @@ namespace ppc = parprim::detail::cuda;
 
 static int failures = 0;
 
-/// One launch of `kernel` (the exact sum's signature, result rounded to F) over a one-wave grid
-/// of `blocks` blocks per multiprocessor, and the result's copy to the host.
-template <class F, class Kernel, bool Base>
+/// One launch of `kernel` (the exact sum's, result rounded to F) over a one-wave grid of
+/// `blocks` blocks per multiprocessor, and the result's copy to the host.
+template <class F, class Kernel>
 struct exact_launch {
   Kernel kernel;
   unsigned blocks;
   std::string name;
-  F run(const F* d, std::size_t n) const {
+  F run(const F* d, std::size_t n, bool check = false) const {
     using acc_t = pp::detail::exact_accumulator<F>;
     constexpr unsigned block = 256;
     constexpr std::size_t tile = 32 * (128 / sizeof(F));
@@ -43,9 +42,7 @@ struct exact_launch {
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     const std::size_t tiles = (n + tile - 1) / tile, per_round = block / 32;
     const std::size_t rounds = (tiles + per_round - 1) / per_round;
-    std::size_t grid = std::min<std::size_t>(rounds, std::size_t(sms) * blocks);
-    const std::size_t per_block = (rounds + grid - 1) / grid * per_round * tile;
-    grid = (n + per_block - 1) / per_block;
+    const std::size_t grid = std::min<std::size_t>(rounds, std::size_t(sms) * blocks);
     static acc_t* partials = nullptr;
     static unsigned* ticket = nullptr;
     static F* out = nullptr;
@@ -55,20 +52,20 @@ struct exact_launch {
       cudaMemset(ticket, 0, sizeof(unsigned));
       cudaMalloc(&out, sizeof(F));
     }
-    if constexpr (Base)
-      kernel<<<grid, block>>>(ppc::converting_load<F, F>{d}, n, per_block, partials, ticket, out,
-                              acc_t(F(0)));
-    else
-      kernel<<<std::min<std::size_t>(rounds, std::size_t(sms) * blocks), block>>>(
-          ppc::converting_load<F, F>{d}, n, partials, ticket, out, acc_t(F(0)));
+    kernel<<<grid, block>>>(ppc::converting_load<F, F>{d}, n, partials, ticket, out, acc_t(F(0)));
+    if (cudaGetLastError() != cudaSuccess) {
+      std::printf("   %s: launch failed\n", name.c_str());
+      ++failures;
+    }
     F host;
     cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost);
+    if (check) cudaMemset(out, 0xff, sizeof(F));  // (a failed launch cannot pass a later check)
     return host;
   }
 };
 
-template <class F, bool Base = false, class Kernel>
-exact_launch<F, Kernel, Base> make(Kernel k, unsigned blocks, std::string name) {
+template <class F, class Kernel>
+exact_launch<F, Kernel> make(Kernel k, unsigned blocks, std::string name) {
   cudaFuncAttributes a{};
   cudaFuncGetAttributes(&a, k);
   int bps = 0;
@@ -81,7 +78,7 @@ exact_launch<F, Kernel, Base> make(Kernel k, unsigned blocks, std::string name) 
 template <class F, unsigned B>
 auto current() {
   return make<F>(ppc::reduce_exact_sum_kernel<256, ppc::converting_load<F, F>, F, F, B>, B,
-                 std::string("current, ") + std::to_string(B) + " blocks");
+                 "current, " + std::to_string(B) + " blocks");
 }
 
 template <class F>
@@ -97,14 +94,14 @@ void run(std::size_t n, bool wide) {
   cudaMalloc(&tmp, tb);
   const auto variants = std::make_tuple(
 #if HAVE_BASE
-      make<F, true>(ppc::base::reduce_exact_sum_kernel<256, ppc::converting_load<F, F>, F, F, 3>, 3,
-                    "base, 3 blocks"),
+      make<F>(ppc::base::reduce_exact_sum_kernel<256, ppc::converting_load<F, F>, F, F, 2>, 2,
+              "base, 2 blocks"),
 #endif
-      current<F, 1>(), current<F, 2>(), current<F, 3>());
+      current<F, 2>(), current<F, 3>());
   std::printf("%s n=2^%d %s\n", sizeof(F) == 4 ? "float32" : "float64", __builtin_ctzll(n),
               exact_sweep_label(wide));
   const auto check = [&](const auto& v) {
-    const F got = v.run(in.data(), n);
+    const F got = v.run(in.data(), n, true);
     if (std::memcmp(&lib, &got, sizeof got) != 0) {
       ++failures;
       std::printf("   %s: FAIL (not the library's bits)\n", v.name.c_str());

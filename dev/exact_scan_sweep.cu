@@ -11,8 +11,8 @@
 #include <parprim/parprim.hpp>
 #include <vector>
 
-#if __has_include("base_exact_scan_launch.cuh")
-#include "base_exact_scan_launch.cuh"
+#if __has_include("base_exact.cuh")
+#include "base_exact.cuh"
 #define HAVE_BASE 1
 #else
 #define HAVE_BASE 0

@@ -251,13 +251,12 @@ TEST(CudaExact, DoubleScansAreTheRoundedExactPrefixes) {
   scans_match_reference<double>();
 }
 
-/// Long runs of tiles per warp (n = 2^24 + 5 floats: about 8 tiles per warp on a GPU of 132
-/// multiprocessors, where the sizes above give at most 2): the scan carries each warp's prefix
-/// from tile to tile (for float results after a checked tile, approximately
-/// with an error bound, read again when the bound grows or a proof fails), so every output
-/// must still be parprim::seq's, bit for bit, on real-valued inputs whose prefixes take the
-/// checked mode, and on mixed scales and cancelling triples.
-TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
+/// `body(in)` for inputs of n = 2^24 + 5 elements in each of the real-valued, mixed-scale and
+/// cancelling mixes (about 8 float or 16 double warp tiles per warp on a GPU of 132
+/// multiprocessors, where the sizes above give at most 4); skipped above
+/// PARPRIM_CUDA_TEST_MAX_N.
+template <class F, class Body>
+void for_each_long_run(Body body) {
   PARPRIM_SKIP_WITHOUT_GPU();
   const std::size_t n = (std::size_t{1} << 24) + 5;
   if (n > scans::scan_max_n())
@@ -269,7 +268,18 @@ TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
        {pt::exact_mix::uniform, pt::exact_mix::mixed_scale, pt::exact_mix::cancellation}) {
     SCOPED_TRACE(pt::exact_mix_name(mix));
     std::mt19937_64 rng(seed ^ static_cast<std::uint64_t>(mix));
-    const std::vector<float> in = pt::exact_input<float>(mix, rng, n);
+    body(pt::exact_input<F>(mix, rng, n));
+  }
+}
+
+/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (for
+/// float results after a checked tile, approximately with an error bound, read again when the
+/// bound grows or a proof fails), so every output must still be parprim::seq's, bit for bit,
+/// on real-valued inputs whose prefixes take the checked mode, and on mixed scales and
+/// cancelling triples.
+TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
+  for_each_long_run<float>([](const std::vector<float>& in) {
+    const std::size_t n = in.size();
     const parprim::device_buffer<float> d(in);
     parprim::device_buffer<float> o(n);
     std::vector<float> host(n);
@@ -279,7 +289,34 @@ TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
     parprim::exclusive_scan(parprim::seq, in, host, 0.5f, parprim::exact_plus{});
     parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), 0.5f, parprim::exact_plus{});
     EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
-  }
+  });
+}
+
+/// Long runs of tiles per warp in the exact sum: each warp adds many tiles' slices to its
+/// digits before their carries are resolved, from 16-byte loads, or from single loads where the
+/// start is misaligned; both must be the host's bits.
+template <class F>
+void long_reduces_match_seq() {
+  for_each_long_run<F>([](const std::vector<F>& in) {
+    const parprim::device_buffer<F> d(in);
+    const F init = static_cast<F>(0.5);
+    const F got = parprim::reduce(parprim::cuda, d.span(), init, parprim::exact_plus{});
+    const F host = parprim::reduce(parprim::seq, in, init, parprim::exact_plus{});
+    EXPECT_TRUE(bitwise_equal(got, host)) << "got " << bits_of(got) << ", seq " << bits_of(host);
+    const parprim::device_span<const F> tail(d.span().data() + 1, in.size() - 1);
+    const std::vector<F> host_tail(in.begin() + 1, in.end());
+    const F t = parprim::reduce(parprim::cuda, tail, init, parprim::exact_plus{});
+    const F th = parprim::reduce(parprim::seq, host_tail, init, parprim::exact_plus{});
+    EXPECT_TRUE(bitwise_equal(t, th))
+        << "misaligned start: got " << bits_of(t) << ", seq " << bits_of(th);
+  });
+}
+
+TEST(CudaExact, FloatLongReducesPerWarpMatchSeq) {
+  long_reduces_match_seq<float>();
+}
+TEST(CudaExact, DoubleLongReducesPerWarpMatchSeq) {
+  long_reduces_match_seq<double>();
 }
 
 /// Every scan rung, the nosync form on a stream, and a transform scan give the same bits.

@@ -48,7 +48,10 @@ struct exact_sum_tuning {
   /// (plain 362), exponents -20..20 439-440 / 385-388 / 394-397. With 3 blocks (80 registers)
   /// double spills; 4 and more were slower on the H200 too (7393f84: 3 / 4 / 5 blocks, float 2^28
   /// 275.0 / 281.7 / 350.9 us, double 585.9 / 605.0 / 790.6). Loading each warp's next tile
-  /// before adding the current one (a tile's registers more) gained nothing over 2 blocks.
+  /// before adding the current one (a tile's registers more) gained nothing over 2 blocks; nor
+  /// did keeping the warp's next 1-3 tiles in flight by bulk copies into shared memory (H200,
+  /// 2^28, 2 blocks, 0 / 1 / 2 / 3 stages: float 278 / 288 / 289 / 305 us, double 562 / 578 /
+  /// 582 / 614; only doubles with exponents over -20..20 gained, 628 -> 592).
   template <class F>
   static constexpr unsigned blocks_per_sm = 2;
 };
@@ -376,7 +379,7 @@ __device__ void load_tile_vectors(const F* p, unsigned lane, F (&x)[Items]) {
 
 /// \brief Whether a load reads `F` elements of an array as they are (16-byte loads possible).
 template <class Load, class F>
-inline constexpr bool direct_load_v = std::is_same_v<Load, converting_load<F, F>>;
+inline constexpr bool direct_load_v = std::is_same_v<std::remove_cv_t<Load>, converting_load<F, F>>;
 
 /// \brief Writes the finished sum: the superaccumulator itself, or rounded to `F`.
 template <class F>
