@@ -13,9 +13,11 @@
 /// Then every lane splits its elements into L slices by error-free extraction and sums each slice
 /// in double: every partial sum is exact whatever the order, so the lanes' sums combine exactly by
 /// shuffles, and the tile's L exact doubles are added to a superaccumulator spread over the warp's
-/// lanes (`warp_digits`: every lane updates its own digits at once, no local memory). A tile the
-/// slices do not cover (infinities, NaNs, exponents too far apart) is added element by element,
-/// each lane to its own superaccumulator: exact too, only slower.
+/// lanes (`warp_digits`: every lane updates its own digits at once, no local memory); two double
+/// tiles with the same plan make one chunk, and share the shuffles and the addition
+/// (`pending_slices`). A tile the slices do not cover (infinities, NaNs, exponents too far
+/// apart) is added element by element, each lane to its own superaccumulator: exact too, only
+/// slower.
 ///
 /// The block merges its lanes' and warps' superaccumulators (integer additions: exact) and
 /// publishes one; the block that takes the last ticket merges all of them with `init` and
@@ -163,10 +165,11 @@ __device__ void warp_merge(exact_accumulator<F>& acc) {
   }
 }
 
-/// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment).
+/// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment), in
+/// `sums[0..Levels)`.
 /// Rounding mode and order are explicit (`__dadd_rn`): no contraction, no reassociation.
 template <int Levels, class F, unsigned Items>
-__device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[Levels]) {
+__device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[exact::max_levels]) {
   double sigma[Levels > 1 ? Levels - 1 : 1];
 #pragma unroll
   for (int l = 0; l + 1 < Levels; ++l)
@@ -272,16 +275,12 @@ __device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read&
   __syncthreads();  // (the slots are reused by the next call)
 }
 
-/// \brief Adds the exact sums of a warp tile's `Levels` slices to the warp's digits: each
-/// lane's slice sums, added across the warp by shuffles (exact), then to the digits. `Levels`
-/// is a template parameter so that the sums stay in registers (an array indexed by a run-time
-/// level count lives in local memory).
-template <int Levels, class F, unsigned Items>
-__device__ void add_tile_slices(warp_digits<F>& digits, const F (&x)[Items], int top,
+/// \brief Adds the exact sums of `Levels` slices, `sums` of every lane, to the warp's digits:
+/// added across the warp by shuffles (exact), then to the digits.
+template <int Levels, class F>
+__device__ void add_warp_slices(warp_digits<F>& digits, double (&sums)[exact::max_levels],
                                 unsigned lane) {
   constexpr unsigned all = 0xffffffffu;
-  double sums[Levels];
-  lane_slice_sums<Levels>(x, top, sums);
 #pragma unroll
   for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2)
 #pragma unroll
@@ -289,6 +288,59 @@ __device__ void add_tile_slices(warp_digits<F>& digits, const F (&x)[Items], int
       sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(all, sums[l], offset));
 #pragma unroll
   for (int l = 0; l < Levels; ++l) digits.add(sums[l], lane);
+}
+
+/// \brief Each lane's slice sums of the warp's tiles not yet added to its digits: tiles of one
+/// plan (`levels` slices below 2^top), at most `exact::chunk` elements in all, so that their sum
+/// over the lanes is still exact (the host's chunk bound). Consecutive double tiles (512
+/// elements) with the same plan thus share one warp reduction and one addition to the digits;
+/// a float tile is a whole chunk already (`most_tiles` 1: added at once).
+template <class F>
+struct pending_slices {
+  static constexpr unsigned most_tiles = unsigned(exact::chunk / exact_warp_tile_v<F>);
+  int levels = 0;  // 0: nothing pending
+  int top = 0;
+  unsigned tiles = 0;
+  double sums[exact::max_levels];
+
+  /// \brief Adds what is pending to the digits (every lane calls).
+  __device__ void flush(warp_digits<F>& digits, unsigned lane) {
+    if (levels == 1)
+      add_warp_slices<1>(digits, sums, lane);
+    else if (levels == 2)
+      add_warp_slices<2>(digits, sums, lane);
+    else if (levels == 3)
+      add_warp_slices<3>(digits, sums, lane);
+    levels = 0;
+    tiles = 0;
+  }
+};
+
+/// \brief Adds the exact sums of a warp tile's `Levels` slices to the warp's digits, or to its
+/// pending slice sums (`pending`) while the tile's plan is theirs. `Levels` is a template
+/// parameter so that the sums stay in registers (an array indexed by a run-time level count
+/// lives in local memory).
+template <int Levels, class F, unsigned Items>
+__device__ void add_tile_slices(warp_digits<F>& digits, pending_slices<F>& pending,
+                                const F (&x)[Items], int top, unsigned lane) {
+  double sums[exact::max_levels];
+  lane_slice_sums<Levels>(x, top, sums);
+  if constexpr (pending_slices<F>::most_tiles > 1) {
+    if (pending.levels == Levels && pending.top == top) {  // (warp-uniform)
+#pragma unroll
+      for (int l = 0; l < Levels; ++l) pending.sums[l] = __dadd_rn(pending.sums[l], sums[l]);
+      if (++pending.tiles == pending_slices<F>::most_tiles) pending.flush(digits, lane);
+      return;
+    }
+    pending.flush(digits, lane);
+    pending.levels = Levels;
+    pending.top = top;
+    pending.tiles = 1;
+#pragma unroll
+    for (int l = 0; l < Levels; ++l) pending.sums[l] = sums[l];
+  } else {
+    add_warp_slices<Levels>(digits, sums, lane);
+  }
 }
 
 /// \brief The survey of a warp tile (`x` of every lane; every lane calls and gets it), from the
@@ -342,7 +394,8 @@ __device__ exact::chunk_survey tile_survey(const F (&x)[Items]) {
 /// (not_only_negative_zeros).
 template <class F, unsigned Items>
 __device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits<F>& digits,
-                              std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
+                              pending_slices<F>& pending, std::uint64_t& flags, const F (&x)[Items],
+                              unsigned lane) {
   const exact::chunk_survey survey = tile_survey(x);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
@@ -356,11 +409,11 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits
   if (survey.not_only_negative_zeros) flags |= exact_accumulator<F>::not_only_negative_zeros;
   if (survey.all_zero) return;
   if (levels == 1)
-    add_tile_slices<1>(digits, x, top, lane);
+    add_tile_slices<1>(digits, pending, x, top, lane);
   else if (levels == 2)
-    add_tile_slices<2>(digits, x, top, lane);
+    add_tile_slices<2>(digits, pending, x, top, lane);
   else
-    add_tile_slices<3>(digits, x, top, lane);
+    add_tile_slices<3>(digits, pending, x, top, lane);
 }
 
 /// \brief Loads a whole warp tile starting at `p` (16-byte aligned) with 16-byte loads,
@@ -429,6 +482,7 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
   bool used = false;
   warp_digits<F> digits;  // the warp's, for the tiles' slice sums
   digits.clear();
+  pending_slices<F> slices;  // the lanes' slice sums not yet in the digits
   std::uint64_t flags = 0;
   bool aligned = false;
   if constexpr (direct_load_v<Load, F>)
@@ -437,7 +491,7 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
   for (std::size_t t = first; t < end; t += stride) {
     F x[items];
     load_warp_tile(load, t, end, aligned, lane, x);
-    add_warp_tile(acc, used, digits, flags, x, lane);
+    add_warp_tile(acc, used, digits, slices, flags, x, lane);
     if (++pending == (1u << 28)) {  // at most 3 additions a tile: resolve before 2^30
       if (lane == 0 && !used) acc = exact_accumulator<F>{};
       used = used || lane == 0;
@@ -446,6 +500,7 @@ __device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t fi
       pending = 0;
     }
   }
+  slices.flush(digits, lane);
   // Lanes other than 0 hold sums only where a tile took the element-by-element path: the
   // warp's merge (a chain of shuffles limb by limb) runs only then.
   const bool merge = __any_sync(0xffffffffu, lane != 0 && used);
