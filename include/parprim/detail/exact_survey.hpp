@@ -137,6 +137,16 @@ chunk_survey survey_portable(const F* x, std::size_t n, double* sum = nullptr) {
   return {h >> field_shift, l >> field_shift, l == none && h < none, o != 0};
 }
 
+/// \brief survey_portable of the elements a vector pass leaves over (fewer than a step; none in
+/// a whole chunk), without the call where there are none: its set-up and the packing of its
+/// result took 5 % of a float exact scan's time (perf, 2-core development machine, 2 threads).
+template <class F, bool Sum>
+chunk_survey survey_rest(const F* x, std::size_t n, double* sum) {
+  if (n > 0) return survey_portable<F, Sum>(x, n, sum);
+  *sum = 0;
+  return {0, ieee_format<F>::exponent_mask, true, false};  // survey_portable of no elements
+}
+
 #if PARPRIM_EXACT_SURVEY_SSE2
 /// \brief The first pass over floats with SSE2 (every x86-64 target has it), the same survey as
 /// `survey_portable`, whose 32-bit minimum and maximum the compiler cannot vectorize (SSE2 has
@@ -191,7 +201,7 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
   }
   // the last n % 8 elements by the portable survey, merged (a zero's field is 0xff in both)
   double tail_sum = 0;
-  const chunk_survey tail = survey_portable<float, Sum>(x + i, n - i, &tail_sum);
+  const chunk_survey tail = survey_rest<float, Sum>(x + i, n - i, &tail_sum);
   if constexpr (Sum) *sum = (p[0] + p[1]) + tail_sum;
   const auto max_field = static_cast<int>(top_hi >> 7);
   const auto min_field = static_cast<int>(top_lo >> 7);
@@ -357,7 +367,7 @@ PARPRIM_TARGET_AVX2 chunk_survey survey_avx2(const F* x, std::size_t n, double* 
     other_bits = _mm256_testz_si256(o, o) == 0;
   }
   double tail_sum = 0;
-  const chunk_survey tail = survey_portable<F, Sum>(x + i, n - i, &tail_sum);
+  const chunk_survey tail = survey_rest<F, Sum>(x + i, n - i, &tail_sum);
   if constexpr (Sum) *sum = ((p[0] + p[1]) + (p[2] + p[3])) + tail_sum;
   return merge_survey<F>(top_hi, top_lo, other_bits, tail);
 }
