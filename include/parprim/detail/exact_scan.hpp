@@ -31,9 +31,6 @@ namespace parprim::detail::exact {
 /// \brief Below this many elements a chunk is scanned element by element.
 inline constexpr std::size_t min_chunk_scan = 2 * lanes;
 
-/// \brief The survey of no elements (of doubles): merged with another, it is that one.
-inline constexpr chunk_survey no_elements{0, ieee_format<double>::exponent_mask, true, false};
-
 /// \brief 2^e for the binade [2^e, 2^(e+1)) of |x|: x's exponent bits alone (0 for zero and
 /// subnormals, infinity for infinities and NaNs).
 PARPRIM_HOST_DEVICE inline double binade(double x) {
@@ -255,7 +252,7 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   }
   for (std::size_t c = 0; c < scan_chains; ++c)
     for (int l = 0; l < Levels; ++l) s[c][l] = _mm256_cvtsd_f64(carry[c][l]);
-  if constexpr (Survey) *survey = surveyed.result(no_elements);
+  if constexpr (Survey) *survey = surveyed.result(no_elements<double>);
   return i;
 }
 #endif
@@ -283,13 +280,6 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
     }
   }
   return failed;
-}
-
-/// \brief Two surveys as one (of the elements of both).
-inline chunk_survey merge_surveys(const chunk_survey& a, const chunk_survey& b) {
-  return {a.max_field > b.max_field ? a.max_field : b.max_field,
-          a.min_field < b.min_field ? a.min_field : b.min_field, a.all_zero && b.all_zero,
-          a.not_only_negative_zeros || b.not_only_negative_zeros};
 }
 
 /// \brief The first pass of scan_slices: each element's running slice sums within its quarter

@@ -87,6 +87,18 @@ struct chunk_survey {
   bool not_only_negative_zeros;
 };
 
+/// \brief The survey of no elements of `F` (what survey_portable gives for none): merged with
+/// another, it is that one.
+template <class F>
+inline constexpr chunk_survey no_elements{0, ieee_format<F>::exponent_mask, true, false};
+
+/// \brief Two surveys as one (of the elements of both).
+inline chunk_survey merge_surveys(const chunk_survey& a, const chunk_survey& b) {
+  return {a.max_field > b.max_field ? a.max_field : b.max_field,
+          a.min_field < b.min_field ? a.min_field : b.min_field, a.all_zero && b.all_zero,
+          a.not_only_negative_zeros || b.not_only_negative_zeros};
+}
+
 /// \brief The first pass, portable C++ on the bits (a double is judged by its upper 32 bits,
 /// which hold its exponent field). With `Sum`, it also sums the elements in double into `*sum`:
 /// exact whenever the plan is one slice (in any order), which saves floats a second pass.
@@ -144,7 +156,7 @@ template <class F, bool Sum>
 chunk_survey survey_rest(const F* x, std::size_t n, double* sum) {
   if (n > 0) return survey_portable<F, Sum>(x, n, sum);
   *sum = 0;
-  return {0, ieee_format<F>::exponent_mask, true, false};  // survey_portable of no elements
+  return no_elements<F>;
 }
 
 #if PARPRIM_EXACT_SURVEY_SSE2
@@ -205,10 +217,8 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
   if constexpr (Sum) *sum = (p[0] + p[1]) + tail_sum;
   const auto max_field = static_cast<int>(top_hi >> 7);
   const auto min_field = static_cast<int>(top_lo >> 7);
-  return {max_field > tail.max_field ? max_field : tail.max_field,
-          min_field < tail.min_field ? min_field : tail.min_field,
-          top_lo == 0x7fff && max_field != 0xff && tail.all_zero,
-          other_bits || tail.not_only_negative_zeros};
+  return merge_surveys({max_field, min_field, top_lo == 0x7fff && max_field != 0xff, other_bits},
+                       tail);
 }
 #endif
 
@@ -232,10 +242,8 @@ template <class F>
 chunk_survey merge_survey(std::int32_t hi, std::int32_t lo, bool other, const chunk_survey& tail) {
   constexpr int field_shift = sizeof(F) == 4 ? 23 : 20;
   constexpr std::int32_t none = ieee_format<F>::exponent_mask << field_shift;
-  const int max_field = hi >> field_shift, min_field = lo >> field_shift;
-  return {max_field > tail.max_field ? max_field : tail.max_field,
-          min_field < tail.min_field ? min_field : tail.min_field,
-          lo == none && hi < none && tail.all_zero, other || tail.not_only_negative_zeros};
+  return merge_surveys({hi >> field_shift, lo >> field_shift, lo == none && hi < none, other},
+                       tail);
 }
 
 /// \brief survey_avx2's running state for doubles, for passes that survey the vectors of 4
