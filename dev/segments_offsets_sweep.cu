@@ -1,9 +1,12 @@
 // Scratch: segmented_reduce with CSR offsets (kernels/segment_tiles.cuh), int32 values and
 // offsets at 2^28, 2^26 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
 // "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
-// with dev/base_segment_tiles.cuh beside this file (73bf0e6's segment_tiles.cuh with its
-// namespace renamed to parprim::detail::cuda::base_segments, made by hand and not kept), that
-// kernel file's steps in the same rounds; then parts of the library's call timed alone (CUDA
+// with dev/base_segment_tiles.cuh beside this file (an earlier segment_tiles.cuh with its
+// namespace renamed to parprim::detail::cuda::base_segments, made by
+// `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e 's/\bsegments::/base_segments::/g'`
+// and not kept), the library's plan and steps on that file's kernels in the same rounds (without
+// the offsets' check, which the library's call does in its locating pass: the base's times
+// are a little short); then parts of the library's call timed alone (CUDA
 // events around each), and the one pass at several spans beside the three steps. Results bitwise
 // against the library's call. Not part of the
 // build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
@@ -36,31 +39,66 @@ static int failures = 0;
 
 #if HAVE_BASE
 namespace parprim::detail::cuda::base_segments {
-/// The earlier driver's steps 1-3 (detail/segments_dispatch.cuh's reduce_offsets at that commit).
+/// The library's driver (detail/segments_dispatch.cuh's reduce_offsets: the library's plan, then
+/// the one pass or the three steps) on the base kernels.
 template <class I, class In, class T, class Op>
 void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
                     std::size_t n, T* out, const T& init, Op op) {
+  const segments::offset_span_plan lp = segments::plan_offset_spans<T, Op>(n, heads.k, device);
+  const offset_span_plan plan{lp.tiles, lp.tiles_per_span, lp.delays, lp.one_pass, lp.ahead,
+                              lp.stretch};
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
+  if (plan.one_pass) {
+    const look_back_memory<open_segment<T>> memory(plan.spans(), n, "per-segment reduction");
+    const std::size_t states_bytes = memory.scratch_bytes();
+    segments::offsets_scratch scratch(options, device,
+                                      states_bytes + (tiles + 1) * sizeof(std::size_t),
+                                      memory.status_words(), memory.status_layout());
+    call_scratch& cs = scratch.get();
+    auto* first =
+        reinterpret_cast<std::size_t*>(static_cast<char*>(cs.device_scratch()) + states_bytes);
+    launch(locate_tiles<I>, segments::helper_grid(tiles + 1, device), segments::helper_block, 0,
+           stream, heads, n, tiles, first, false, scratch.verdict(), cs.epoch());
+    auto kernel = reduce_offset_spans<I, In, T, Op>;
+    if constexpr (is_commutative_v<Op>)
+      if (plan.stretch) kernel = reduce_offset_spans<I, In, T, Op, tiles_per_sm<T>, true>;
+    launch(kernel, plan.blocks(heads.k, std::size_t(multiprocessor_count(device)) * 8),
+           tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
+           memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
+           scratch.verdict(), scratch.refused());
+    scratch.finish(options);
+    return;
+  }
+  using V = open_segment<T>;
+  using P = plain_problem<V, V, open_segment_op<Op>>;
+  using D = typename scan_driver<cuda_scan_rung::decoupled_look_back, P>::type;
+  const D driver = make_driver<D>(tiles, device);
+  const std::size_t scan_bytes = align256(driver.scratch_bytes());
   const std::size_t first_bytes = align256((tiles + 1) * sizeof(std::size_t));
-  const std::size_t tail_bytes = align256(tiles * sizeof(open_segment<T>));
-  temp_block states(device, options.stream, options.memory,
-                    first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>));
-  auto* bytes = static_cast<char*>(states.get());
-  auto* first = reinterpret_cast<std::size_t*>(bytes);
-  auto* tails = reinterpret_cast<open_segment<T>*>(bytes + first_bytes);
-  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + first_bytes + tail_bytes);
-  launch(tile_first_segments<I>, segments::helper_grid(tiles + 1, device), segments::helper_block,
-         0, stream, heads, tiles, first);
-  launch(reduce_tiles<I, In, T, Op>, tiles, tile_block, 0, stream, heads, in, n, out, init, op,
-         first, tails, leads);
-  const open_segment_op<Op> sop{op};
-  scan<cuda_scan_rung::decoupled_look_back, open_segment<T>, open_segment<T>, open_segment_op<Op>>(
-      segments::enqueue_only(options), tails, tails, tiles, scan_kind::inclusive, nullptr, nullptr,
-      sop);
+  const std::size_t tail_bytes = align256(tiles * sizeof(V));
+  segments::offsets_scratch scratch(
+      options, device, scan_bytes + first_bytes + tail_bytes + tiles * sizeof(tile_lead<T>),
+      driver.status_words(), driver.status_layout());
+  call_scratch& cs = scratch.get();
+  auto* bytes = static_cast<unsigned char*>(cs.device_scratch());
+  auto* first = reinterpret_cast<std::size_t*>(bytes + scan_bytes);
+  auto* tails = reinterpret_cast<V*>(bytes + scan_bytes + first_bytes);
+  auto* leads = reinterpret_cast<tile_lead<T>*>(bytes + scan_bytes + first_bytes + tail_bytes);
+  launch(locate_tiles<I>, segments::helper_grid(tiles + 1, device), segments::helper_block, 0,
+         stream, heads, n, tiles, first, false, scratch.verdict(), cs.epoch());
+  const auto tile_kernel = scans_most_tiles<T>(n, heads.k)
+                               ? reduce_tiles<I, In, T, Op, scanning_tiles_per_sm<T>>
+                               : reduce_tiles<I, In, T, Op>;
+  launch(tile_kernel, tiles, tile_block, 0, stream, heads, in, n, out, init, op, first, tails,
+         leads, scratch.verdict(), cs.epoch(), scratch.refused(), plan.ahead);
+  driver.enqueue(P{tails, tails, tiles, open_segment_op<Op>{op}, false, {}},
+                 scan_scratch{bytes, cs.status(), cs.ticket(), cs.epoch(), options.deterministic},
+                 stream);
   launch(close_tiles<I, T, Op>, segments::helper_grid(tiles > heads.k ? tiles : heads.k, device),
-         segments::helper_block, 0, stream, heads, tails, leads, tiles, out, init, op);
-  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+         segments::helper_block, 0, stream, heads, tails, leads, tiles, out, init, op,
+         scratch.verdict(), cs.epoch());
+  scratch.finish(options);
 }
 }  // namespace parprim::detail::cuda::base_segments
 #endif
@@ -219,7 +257,6 @@ int main() {
 #if HAVE_BASE
       const auto base = [&] {
         ppc::launch_options opt{};
-        ppc::check_segment_offsets<std::int32_t>(opt, begins.data(), k, n, "segmented_reduce");
         ppc::base_segments::reduce_offsets(
             opt, 0, ppc::base_segments::offset_heads<std::int32_t>{begins.data(), k},
             input().data(), n, other.data(), 0, pp::plus{});

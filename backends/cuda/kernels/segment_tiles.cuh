@@ -14,7 +14,7 @@
 ///
 /// Every tile then loads its elements; a tile with no head past its first element (most tiles
 /// of long segments; the offsets tell which) only folds them (`fold_tile`: one block
-/// reduction); any other scans its threads' open segments (value, head seen, segment number)
+/// reduction); any other scans its threads' runs (value since the last head, that head's place)
 /// with the flag operator (`scan_tile`), writes each segment that starts and ends in it, and
 /// leaves its open segment at its end (its *tail*: from its last head, or all of it) and its
 /// *lead* (the fold before its first head). The segment open before a tile ends at the tile's
@@ -383,6 +383,26 @@ __device__ __forceinline__ void prefetch_tile(const In* in, std::size_t n, std::
   }
 }
 
+/// \brief Asks the L2 cache for the offsets a scanning tile u reads (those of the segments from
+/// its first element's to the next tile's, `first` as locate_tiles left it), as prefetch_tile
+/// does for its elements: the whole 16-byte words of that range (a hint; sm_90 and later).
+template <class I>
+__device__ __forceinline__ void prefetch_tile_offsets(const offset_heads<I>& heads,
+                                                      const std::size_t* first, std::size_t tiles,
+                                                      std::size_t u) {
+  if constexpr (bulk_copy_available) {
+    if (u >= tiles) return;
+    const I* from = heads.begins + tile_first{first[u]}.segment();
+    const I* to = heads.begins + tile_first{first[u + 1]}.segment() + 2;  // the last one's end
+    const std::uintptr_t lo = (reinterpret_cast<std::uintptr_t>(from) + 15) & ~std::uintptr_t{15};
+    const std::uintptr_t hi = reinterpret_cast<std::uintptr_t>(to) & ~std::uintptr_t{15};
+    constexpr std::uintptr_t cap = 16384;  // a tile of one-element segments' offsets (int32)
+    if (hi > lo)
+      bulk_prefetch_l2(reinterpret_cast<const void*>(lo),
+                       static_cast<unsigned>(hi - lo < cap ? hi - lo : cap));
+  }
+}
+
 /// \brief Thread 0 gets the fold of the tile's elements in sequence order (each thread folds its
 /// run, then one block reduction in thread order). Every thread calls it.
 template <class T, class In, class Op>
@@ -414,10 +434,50 @@ __device__ __forceinline__ void fold_tile(const In (&x)[tile_items], const tile_
   }
 }
 
+/// \brief What a tile's threads scan (scan_tile): the fold of the elements since the last head
+/// seen (all of them where none), and 1 + that head's position in the tile (0: none). Its
+/// segment number is read from the tile's table only where a segment is written, so two words
+/// travel in the scan instead of an open_segment's four.
+template <class T>
+struct tile_run {
+  T value;
+  unsigned head;
+};
+
+/// \brief Tile runs move as their value's words and the head's word.
+template <class T, class Move>
+__device__ __forceinline__ tile_run<T> shuffle_parts(const tile_run<T>& v, const Move& move) {
+  return {shuffle_parts(v.value, move), move(v.head)};
+}
+
+/// \brief The flag operator on tile runs (the later head's position wins).
+template <class Op>
+struct tile_run_op {
+  Op op;
+  template <class T>
+  __device__ tile_run<T> operator()(const tile_run<T>& a, const tile_run<T>& b) const {
+    return b.head != 0 ? b : tile_run<T>{static_cast<T>(op(a.value, b.value)), a.head};
+  }
+};
+
+/// \brief The warp scan of tile runs (warp_segmented_inclusive_scan: the heads by one ballot,
+/// each step shuffling the value only), then the last head's place from the lane holding it
+/// (one shuffle). Same result as the generic scan with `tile_run_op`.
+template <class T, class Op>
+__device__ __forceinline__ tile_run<T> warp_inclusive_scan(tile_run<T> v, unsigned lane,
+                                                           const tile_run_op<Op>& f) {
+  unsigned start = 0;
+  warp_segmented_inclusive_scan(v.value, v.head != 0, lane, f.op, start);
+  return {v.value, __shfl_sync(full_warp_mask, v.head, start)};  // 0 where no lane <= lane has one
+}
+
 /// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
-/// heads with their segment numbers (segments `first_segment` .. `last_segment`) in shared
-/// memory, scans its threads' open segments and writes the segments that start and end in the
-/// tile. Every thread calls it.
+/// heads in shared memory (a byte each, with the segment number of each: segments
+/// `first_segment` .. `last_segment`), scans its threads' runs (tile_run: value and last head's
+/// position), and writes the segments that start and end in the tile. Only threads holding a
+/// head walk their elements again (closing the segment before each head; the one before the
+/// tile's first head is its lead); the thread of the tile's last element leaves the tile's open
+/// segment (its tail). Every thread calls it.
 template <class I, class In, class T, class Op>
 __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
                                           const tile_span& at, T* __restrict__ out, const T& init,
@@ -427,76 +487,114 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
+  static_assert(tile_size <= 0xffffffffu, "scan_tile: positions fit a word");
   // a byte per element (1 at a head) and the segment number of each head
   __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
   __shared__ std::size_t head_segment[tile_size];
-  __shared__ shared_array<open_segment<T>, tile_block / warp_threads> warp_totals;
-  __shared__ shared_array<open_segment<T>, tile_block> inclusive;
-  const open_segment_op<Op> sop{op};
+  __shared__ shared_array<tile_run<T>, tile_block / warp_threads> warp_totals;
+  __shared__ shared_array<tile_run<T>, tile_block> inclusive;
+  const tile_run_op<Op> rop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  for (unsigned k = threadIdx.x; k < tile_size; k += tile_block) head_bytes[k] = 0;
+  // Segment s = first_segment + threadIdx.x (+ tile_block, ...) marks its head when it is
+  // non-empty and starts in the tile. Its first offsets are read before the marks are cleared
+  // (their latency beside the barrier), both at once: reading the end only where the begin lies
+  // in the tile put a third memory latency in a row before the scan (with the tile word's).
+  std::size_t s = first_segment + threadIdx.x;
+  std::size_t b = 0, e = 0;
+  if (s <= last_segment) {
+    b = static_cast<std::size_t>(heads.begins[s]);
+    e = static_cast<std::size_t>(heads.begins[s + 1]);
+  }
+  for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
+    reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
   __syncthreads();
-  for (std::size_t s = first_segment + threadIdx.x; s <= last_segment; s += tile_block) {
-    const auto j = static_cast<std::size_t>(heads.begins[s]);
-    // a non-empty segment starting in the tile (its end read only then)
-    if (j >= t0 && (j < t0 + len) && static_cast<std::size_t>(heads.begins[s + 1]) > j) {
-      head_bytes[j - t0] = 1;
-      head_segment[j - t0] = s;
+  while (s <= last_segment) {
+    if (b >= t0 && b < t0 + len && e > b) {
+      head_bytes[b - t0] = 1;
+      head_segment[b - t0] = s;
+    }
+    s += tile_block;
+    if (s <= last_segment) {
+      b = static_cast<std::size_t>(heads.begins[s]);
+      e = static_cast<std::size_t>(heads.begins[s + 1]);
     }
   }
   __syncthreads();
-  std::uint8_t f[tile_items];
-  load_contiguous<tile_items>(head_bytes + mine, f);
-  const unsigned bits = nonzero_byte_bits(f) & (count == tile_items ? ~0u : (1u << count) - 1u);
+  // the thread's 16 marks as one 16-byte word, each byte 0 or 1: one multiplication gathers
+  // a word's four (b_j << 8j times 2^(3 - j) << 8(3 - j) lands on bit 24 + j; the other
+  // products fall below bit 24 without carries, or above bit 31)
+  static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
+  const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
+  const auto four = [](unsigned w) { return (w * 0x01020408u) >> 24; };
+  const unsigned bits =
+      (four(marks.x) | four(marks.y) << 4 | four(marks.z) << 8 | four(marks.w) << 12) &
+      (count == tile_items ? ~0u : (1u << count) - 1u);
+  const bool full = count == tile_items;
 
-  // pass 1: this thread's open segment at its end
-  open_segment<T> own{T{}, 0, true};  // threads past the end: a head, read by nobody
+  // pass 1: this thread's run (threads past the end: a head, read by nobody); a full thread
+  // folds without tests of its count, restarting at each head by a select
+  tile_run<T> own{T{}, 1};
+  if (full) {
+    own.value = static_cast<T>(x[0]);
 #pragma unroll
-  for (unsigned k = 0; k < tile_items; ++k) {
-    if (k < count) {
+    for (unsigned k = 1; k < tile_items; ++k) {
       const T v = static_cast<T>(x[k]);
-      if ((bits >> k) & 1u)
-        own = {v, 0, true};
-      else if (k == 0)
-        own = {v, 0, false};
-      else
-        own.value = static_cast<T>(op(own.value, v));
+      const T folded = static_cast<T>(op(own.value, v));
+      own.value = (bits >> k) & 1u ? v : folded;
     }
-  }
-  if (bits != 0) own.id = head_segment[mine + 31 - __clz(bits)];
-  const open_segment<T> incl = block_inclusive_scan<tile_block>(own, sop, warp_totals.get());
-  inclusive[threadIdx.x] = incl;
-  __syncthreads();
-
-  // pass 2: close the segments that end in this tile
-  if (count > 0) {
-    bool have = threadIdx.x > 0;
-    open_segment<T> cur = have ? inclusive[threadIdx.x - 1] : open_segment<T>{T{}, 0, false};
+  } else {
 #pragma unroll
     for (unsigned k = 0; k < tile_items; ++k) {
       if (k < count) {
         const T v = static_cast<T>(x[k]);
-        if ((bits >> k) & 1u) {
-          if (have && cur.head) {
-            out[cur.id] = static_cast<T>(op(init, cur.value));
-          } else {  // the tile's first head: what came before it is the lead
-            lead.has_lead = have;
-            if (have) lead.value = cur.value;
-          }
-          cur = {v, head_segment[mine + k], true};
-        } else if (have) {
-          cur.value = static_cast<T>(op(cur.value, v));
-        } else {
-          cur = {v, 0, false};
-        }
-        have = true;
+        own.value = k == 0 || ((bits >> k) & 1u) ? v : static_cast<T>(op(own.value, v));
       }
     }
-    if (mine + count == len) {  // the tile's last element
-      tail = cur;
-      lead.has_head = cur.head;
+  }
+  if (count > 0) own.head = bits != 0 ? mine + (32u - __clz(bits)) : 0u;  // 1 + the last head
+  const tile_run<T> incl = block_inclusive_scan<tile_block>(own, rop, warp_totals.get());
+  inclusive[threadIdx.x] = incl;
+  __syncthreads();
+
+  // pass 2: the threads holding heads close the segments that end in this tile
+  const bool holds_last = count > 0 && mine + count == len;  // the tile's last element
+  if (bits != 0) {
+    bool have = threadIdx.x > 0;
+    tile_run<T> cur = have ? inclusive[threadIdx.x - 1] : tile_run<T>{T{}, 0};
+    const auto step = [&](unsigned k) {
+      const T v = static_cast<T>(x[k]);
+      if ((bits >> k) & 1u) {
+        if (have && cur.head != 0) {
+          out[head_segment[cur.head - 1]] = static_cast<T>(op(init, cur.value));
+        } else {  // the tile's first head: what came before it is the lead
+          lead.has_lead = have;
+          if (have) lead.value = cur.value;
+        }
+        cur = {v, mine + k + 1};
+      } else if (have) {
+        cur.value = static_cast<T>(op(cur.value, v));
+      } else {
+        cur = {v, 0};
+      }
+      have = true;
+    };
+    if (full) {
+#pragma unroll
+      for (unsigned k = 0; k < tile_items; ++k) step(k);
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < tile_items; ++k)
+        if (k < count) step(k);
     }
+    if (holds_last) {
+      tail = {cur.value, head_segment[cur.head - 1], true};
+      lead.has_head = true;
+    }
+  } else if (holds_last) {
+    const bool head = incl.head != 0;
+    tail = {incl.value, head ? head_segment[incl.head - 1] : 0, head};
+    lead.has_head = head;
   }
 }
 
@@ -555,7 +653,8 @@ __device__ __forceinline__ bool offsets_refused(const unsigned* verdict, unsigne
 /// tails and close_tiles. `first[u]` is tile u's tile_first word (locate_tiles). When the
 /// offsets were refused every tail is a head of `T{}` (the scan then calls no operator) and
 /// nothing else is written; block 0 tells the host in `*refused` (1, else 0). `ahead` (0:
-/// none): block u asks L2 for tile u + ahead (prefetch_tile), which a later block reduces.
+/// none): block u asks L2 for tile u + ahead's elements and offsets (prefetch_tile,
+/// prefetch_tile_offsets), which a later block reduces.
 template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_tiles(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
@@ -575,6 +674,9 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   }
   if (bad) return;
   reduce_tile(heads, x, at, tile, first, out, init, op, tails[tile], leads[tile]);
+  // (after the tile, its registers free: asked at the start, the loads spilled at 5 tiles per SM)
+  if (ahead != 0 && threadIdx.x == warp_threads)
+    prefetch_tile_offsets(heads, first, gridDim.x, tile + ahead);
 }
 
 /// \brief The three-step form's last step, after the inclusive scan of the tiles' open

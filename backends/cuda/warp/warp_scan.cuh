@@ -22,25 +22,34 @@ __device__ __forceinline__ T warp_inclusive_scan(T v, unsigned lane, const Op& o
   return v;
 }
 
-/// \brief The flag operator's warp scan: lane `l` gets the fold of lanes [s, l], where s is the
-/// last lane <= l holding a head (0 if none), and a head if any lane <= l holds one. The heads
-/// travel by one ballot, so each step shuffles the value only, and lane `l` takes lane
-/// `l - o`'s value when that lane is in its segment: `l - o >= s`. (After the step with offset
-/// `o`, lane `l` holds the fold of lanes [max(s, l - 2o + 1), l]; a lane `l - o >= s` has the
-/// same `s`.) Same result as the generic scan with `flag_op`.
+/// \brief The segmented warp scan with heads by one ballot: lane `l` gets the fold of lanes
+/// [s, l], where s is the last lane <= l holding a head (0 if none; `start` receives it), and
+/// the result says whether any lane <= l holds one. Each step shuffles the value only, and lane
+/// `l` takes lane `l - o`'s value when that lane is in its segment: `l - o >= s`. (After the step
+/// with offset `o`, lane `l` holds the fold of lanes [max(s, l - 2o + 1), l]; a lane `l - o >= s`
+/// has the same `s`.) Every lane of the warp must call it.
 template <class T, class Op>
-__device__ __forceinline__ flagged<T> warp_inclusive_scan(flagged<T> v, unsigned lane,
-                                                          const flag_op<Op>& f) {
-  const unsigned heads = __ballot_sync(full_warp_mask, v.head);
+__device__ __forceinline__ bool warp_segmented_inclusive_scan(T& x, bool head, unsigned lane,
+                                                              const Op& op, unsigned& start) {
+  const unsigned heads = __ballot_sync(full_warp_mask, head);
   const unsigned upto = heads & (0xffffffffu >> (warp_threads - 1 - lane));  // lanes <= lane
-  const unsigned start = upto != 0 ? warp_threads - 1 - __clz(upto) : 0;
-  T x = v.value;
+  start = upto != 0 ? warp_threads - 1 - __clz(upto) : 0;
 #pragma unroll
   for (unsigned offset = 1; offset < warp_threads; offset *= 2) {
     const T lower = shuffle_up(x, offset);
-    if (lane >= start + offset) x = static_cast<T>(f.op(lower, x));
+    if (lane >= start + offset) x = static_cast<T>(op(lower, x));
   }
-  return {x, upto != 0};
+  return upto != 0;
+}
+
+/// \brief The flag operator's warp scan (warp_segmented_inclusive_scan): the same result as the
+/// generic scan with `flag_op`, the heads travelling by one ballot.
+template <class T, class Op>
+__device__ __forceinline__ flagged<T> warp_inclusive_scan(flagged<T> v, unsigned lane,
+                                                          const flag_op<Op>& f) {
+  unsigned start = 0;
+  const bool head = warp_segmented_inclusive_scan(v.value, v.head, lane, f.op, start);
+  return {v.value, head};
 }
 
 }  // namespace parprim::detail::cuda
