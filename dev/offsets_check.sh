@@ -2,7 +2,8 @@
 # scratch: the offsets form of segmented_reduce on a GPU machine in one call: the CUDA tests'
 # build, the per-segment tests, the offsets sweep against CUB (and dev/base_segment_tiles.cuh
 # where present), ncu of the three steps' tile kernel at 2^28 (segments of 1024 and 32).
-# OFFSETS_CHECK_ONLY: a regex of steps (build|tests|sweep|ncu|sanitizers).
+# OFFSETS_CHECK_ONLY: a regex of steps (build|tests|sweep|flagsweep|ncu|sanitizers); flagsweep:
+# dev/segments_look_back_sweep.cu's head-flag rows (FLAGS_ONLY=1), output in $OUT/flags/.
 # The sweep's output: $OUT/sweep.txt; the profile's: $OUT/profile/.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
@@ -24,6 +25,11 @@ fi
 if want sweep; then
   OUT=$OUT SWEEP_LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1) bash dev/sweep.sh dev/segments_offsets_sweep.cu 240 > /dev/null 2>&1
   echo "sweep:"; grep -E "^n =|round|WRONG|failures" $OUT/sweep.txt
+fi
+if want flagsweep; then
+  mkdir -p $OUT/flags
+  OUT=$OUT/flags FLAGS_ONLY=1 SWEEP_LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1) bash dev/sweep.sh dev/segments_look_back_sweep.cu 200 > /dev/null 2>&1
+  echo "flags sweep:"; cat $OUT/flags/sweep.txt
 fi
 if want ncu; then
   mkdir -p $OUT/profile

@@ -6,12 +6,12 @@
 // at a time (kernels/segments_staged.cuh: staged_tiles_per_sm, staged_key_batch), and CUB's
 // DeviceReduce::ReduceByKey (32-bit counts, as the bench's anchor; its count copied back), in
 // rounds. FLAGS=1 adds segmented_reduce with head flags (segments of 1, 32, 1024 and random heads
-// one in ten; the register tile). With `dev/base_segments_look_back.cuh` beside it (an earlier
-// commit's reduce_segments_look_back in namespace `parprim::detail::cuda::base_segments`, made by
-// hand and not kept), that kernel runs in the same rounds. Earlier forms of this file swept the
-// waits, the register cap and the staged keys stored one after the other
-// (docs/results/h100/per-segment/). PROFILE=1: one library call each at 2^24, for ncu. Not part of
-// the build: bash dev/sweep.sh dev/segments_look_back_sweep.cu
+// one in ten; the register tile); FLAGS_ONLY=1 runs those alone. With
+// `dev/base_segments_look_back.cuh` beside it (an earlier commit's reduce_segments_look_back in
+// namespace `parprim::detail::cuda::base_segments`, made by hand and not kept), that kernel runs in
+// the same rounds. Earlier forms of this file swept the waits, the register cap and the staged keys
+// stored one after the other (docs/results/h100/per-segment/). PROFILE=1: one library call each at
+// 2^24, for ncu. Not part of the build: bash dev/sweep.sh dev/segments_look_back_sweep.cu
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -37,19 +37,19 @@ static bool profile_only = false;
 
 #ifdef HAVE_BASE
 /// reduce_counted (segments_dispatch.cuh) with the base kernel.
-template <class Heads, unsigned MinB>
-std::size_t base_counted(Heads heads, const int* in, std::size_t n, int* out, bool has_init) {
+template <class Heads, unsigned MinB, class T>
+std::size_t base_counted(Heads heads, const T* in, std::size_t n, T* out, bool has_init) {
   ppc::launch_options o{};
   const std::size_t tiles = pps::tile_count(n);
-  const ppc::look_back_memory<pps::segment_run<int>> memory(tiles, n, "base");
+  const ppc::look_back_memory<pps::segment_run<T>> memory(tiles, n, "base");
   ppc::call_scratch scratch(0, o.stream, o.memory, memory.scratch_bytes(), memory.status_words(),
                             memory.status_layout(), true);
   const auto st =
       memory.state(scratch.device_scratch(), scratch.status(), scratch.ticket(), scratch.epoch());
   auto* count = static_cast<std::size_t*>(scratch.result_slot());
-  ppc::launch(ppc::base_segments::reduce_segments_look_back<Heads, int, int, pp::plus, MinB>, tiles,
+  ppc::launch(ppc::base_segments::reduce_segments_look_back<Heads, T, T, pp::plus, MinB>, tiles,
               pps::tile_block, 0, static_cast<cudaStream_t>(o.stream), heads, in, n, out, has_init,
-              0, pp::plus{}, tiles, st, pps::run_look_back_delays(tiles), count);
+              T{}, pp::plus{}, tiles, st, pps::run_look_back_delays(tiles), count);
   std::size_t segments = 0;
   if (scratch.host_slot() == nullptr) cudaMemcpy(&segments, count, 8, cudaMemcpyDeviceToHost);
   cudaStreamSynchronize(static_cast<cudaStream_t>(o.stream));
@@ -168,13 +168,14 @@ int main() {
   for (std::size_t n : {std::size_t{1} << 28, std::size_t{1} << 24}) {
     if (profile_only && n != (std::size_t{1} << 24)) continue;
     const int log = n == (std::size_t{1} << 28) ? 28 : 24;
-    sweep_keys<int, int>(rng, n, log, "int32 keys, int32 values");
-    if (log == 28) {
+    const bool flags_only = std::getenv("FLAGS_ONLY") != nullptr;
+    if (!flags_only) sweep_keys<int, int>(rng, n, log, "int32 keys, int32 values");
+    if (log == 28 && !flags_only) {
       sweep_keys<long long, int>(rng, n, log, "int64 keys, int32 values");
       sweep_keys<int, float>(rng, n, log, "int32 keys, float values");
       sweep_keys<long long, double>(rng, n / 2, 27, "int64 keys, double values");
     }
-    if (std::getenv("FLAGS") == nullptr) continue;
+    if (std::getenv("FLAGS") == nullptr && !flags_only) continue;
     [[maybe_unused]] const bool profile = profile_only;
     std::vector<int> x(n);
     for (auto& v : x) v = int(rng() % 201) - 100;
@@ -193,8 +194,8 @@ int main() {
       cudaMemcpy(want.data(), out.data(), segs * 4, cudaMemcpyDeviceToHost);
 #ifdef HAVE_BASE
       if (profile) {
-        base_counted<pps::flag_heads, pps::tiles_per_sm<int>>(pps::flag_heads{flags.data()},
-                                                              in.data(), n, out.data(), true);
+        base_counted<pps::flag_heads, 5>(pps::flag_heads{flags.data()}, in.data(), n, out.data(),
+                                         true);
         continue;
       }
 #endif
@@ -205,7 +206,7 @@ int main() {
         report("library", lib, lib, lib_call(), out.data(), want);
 #ifdef HAVE_BASE
         const auto base_call = [&] {
-          return base_counted<pps::flag_heads, pps::tiles_per_sm<int>>(
+          return base_counted<pps::flag_heads, 5>(  // the library's 5 tiles per SM (int32)
               pps::flag_heads{flags.data()}, in.data(), n, out.data(), true);
         };
         report("base", time_us([&] { base_call(); }, 25), lib, base_call(), out.data(), want);
