@@ -25,8 +25,7 @@ struct scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream =
-        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
         in, round_elements<Input, Op>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
@@ -56,8 +55,7 @@ struct scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream =
-        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
         in, round_elements<Input, Op>(policy, team));
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {

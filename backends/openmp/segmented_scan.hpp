@@ -27,8 +27,7 @@ struct segmented_scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream =
-        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       const bool restart = b == 0 || flags[b] || !carry;
       if constexpr (accumulating_operator<Op>) {
@@ -59,8 +58,7 @@ struct segmented_scan_impl<omp_policy> {
     using Acc = accumulator_t<Op, Out>;
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
-    const bool stream =
-        openmp::detail::use_streaming(team, out.size_bytes(), accumulating_operator<Op>);
+    const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const auto scan_block = [&](std::size_t b, std::size_t e, const flagged<Acc>* carry) {
       // acc = init op (the segment's elements before k)
       const Acc first = (b > 0 && carry) ? static_cast<Acc>(op(init, carry->value)) : init;

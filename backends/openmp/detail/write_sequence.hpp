@@ -11,6 +11,8 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/detail/accumulating.hpp>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -30,11 +32,14 @@ inline constexpr std::size_t stream_threshold_bytes = std::size_t{128} << 20;
 /// without (docs/openmp.md). One thread is latency-bound and writes through the cache. Two
 /// threads of a plain scan lost to the cached stores on the 2-core development machine (2^26
 /// int32, 128 KiB a thread and round: 19.2-19.6 ms against 17.2-17.4; 1 MiB: 19.1-19.2 against
-/// 15.0), so from 4 threads on; an `accumulating` operator's block scan (the exact sums: bound by
-/// its arithmetic, its outputs stored a chunk at a time) keeps them from 2 (2^24 float64, 2
-/// threads: 14.6 ms with, 16.7 without; docs/results/dev-2core/README.md).
-inline bool use_streaming(int team, std::size_t out_bytes, bool accumulating = false) {
-  return team >= (accumulating ? 2 : 4) && out_bytes >= stream_threshold_bytes;
+/// 15.0), so from 4 threads on. The same holds for an `accumulating` operator's block scan (the
+/// exact sums), which writes its outputs itself where they are not streamed
+/// (sequence_store::direct): 2 threads on the 2-core machine, float64 2^24, 13.1-13.5 ms cached
+/// against 15.3-15.7 streamed; 2^28 206-208 against 248-259, float32 116-121 against 132-133
+/// (docs/results/dev-2core/README.md). (Before the direct writes, when both copied the
+/// outputs from a buffer, the streamed copy won from 2 threads.)
+inline bool use_streaming(int team, std::size_t out_bytes) {
+  return team >= 4 && out_bytes >= stream_threshold_bytes;
 }
 
 template <class T>
@@ -102,6 +107,11 @@ struct sequence_store {
   bool stream;
   void operator()(std::size_t k, const Out* values, std::size_t count) const {
     write_sequence(out, k, k + count, stream, [values, k](std::size_t i) { return values[i - k]; });
+  }
+  /// \brief Where cached stores would do (not streaming) and the inputs are elsewhere, the block
+  /// step writes into `out` itself (a copy of the piece less; parprim::detail::copy_to).
+  Out* direct(std::size_t k, std::size_t count, const void* input, std::size_t bytes) const {
+    return stream ? nullptr : parprim::detail::copy_to<Out>{out}.direct(k, count, input, bytes);
   }
 };
 

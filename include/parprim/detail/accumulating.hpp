@@ -13,12 +13,17 @@
 ///   k where `(*heads)[k]` is true when `heads` is not null (a span of one-byte flags or a head
 ///   view, detail/heads.hpp, indexed by position in the whole sequence), and hands the outputs to
 ///   `store(k, const Out* values, count)` (outputs k .. k + count - 1) a piece at a time, after
-///   reading those elements: the backend stores them (streaming stores, ...).
+///   reading those elements: the backend stores them (streaming stores, ...). A store may also
+///   offer `Out* direct(std::size_t k, std::size_t count, const void* input, std::size_t bytes)`:
+///   where outputs k .. k + count - 1 may be written as they are computed, while the `bytes` of
+///   inputs at `input` are still read (null where they overlap, or where it wants the values
+///   handed over); `scan_block` then writes them there and does not call `store` for them.
 /// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
 /// carries in `accumulator_t<Op, Out>`; for every other operator that is `Out` and the
 /// backend's own loops run, unchanged.
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <type_traits>
 
@@ -45,12 +50,23 @@ using accumulator_t = typename accumulator_of<std::remove_cvref_t<Op>, Out>::typ
 /// \brief The heads argument of `scan_block` for a scan without segments.
 inline constexpr const std::span<const unsigned char>* no_flags = nullptr;
 
-/// \brief A `store` for `scan_block` that copies into `out`.
+/// \brief Whether `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
+inline bool overlapping(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a);
+  const auto y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
+/// \brief A `store` for `scan_block` that copies into `out`, or lets it write there directly
+/// where the inputs it still reads are elsewhere.
 template <class Out>
 struct copy_to {
   Out* out;
   void operator()(std::size_t k, const Out* values, std::size_t count) const {
     for (std::size_t i = 0; i < count; ++i) out[k + i] = values[i];
+  }
+  Out* direct(std::size_t k, std::size_t count, const void* input, std::size_t bytes) const {
+    return overlapping(out + k, count * sizeof(Out), input, bytes) ? nullptr : out + k;
   }
 };
 

@@ -17,6 +17,7 @@
 /// - double results: the prefix as an unevaluated sum `r + e` (TwoSum twice, Knuth), error
 ///   <= 2^-51 (|l| + |a_lo| + |s_1| + |s_2|), l the error of a_hi + s_0.
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -674,8 +675,15 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
       prefetch_next_chunk(in, k, c - k);
       for (std::size_t i = k; i < c; ++i) buf[i - k] = static_cast<F>(in[i]);
     }
-    scan_chunk(acc, x, c - k, res, exclusive, avx2, &prefix, &guess);
-    store(k, static_cast<const F*>(res), c - k);
+    // straight into the output where the store allows it (the chunk's own inputs elsewhere)
+    F* dst = res;
+    if constexpr (direct && requires {
+                    { store.direct(k, c, x, c) } -> std::same_as<F*>;
+                  }) {
+      if (F* d = store.direct(k, c - k, x, (c - k) * sizeof(F)); d != nullptr) dst = d;
+    }
+    scan_chunk(acc, x, c - k, dst, exclusive, avx2, &prefix, &guess);
+    if (dst == res) store(k, static_cast<const F*>(res), c - k);
     k = c;
   }
 }
