@@ -674,7 +674,8 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   }
   if (bad) return;
   reduce_tile(heads, x, at, tile, first, out, init, op, tails[tile], leads[tile]);
-  // (after the tile, its registers free: asked at the start, the loads spilled at 5 tiles per SM)
+  // (asked after the tile, whose registers are then free: asked before it, the kernel spilled
+  // at 5 tiles per SM)
   if (ahead != 0 && threadIdx.x == warp_threads)
     prefetch_tile_offsets(heads, first, gridDim.x, tile + ahead);
 }

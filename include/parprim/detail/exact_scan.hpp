@@ -640,10 +640,12 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 /// \brief The block step of every host exact scan: elements [b, e) of `in` (converted to `F`),
 /// output k for k in [b, e) = the rounded running sum after (inclusive) or before (exclusive)
 /// element k, handed to `store(k, values, count)` a chunk at a time (the backend writes them,
-/// with streaming stores where it would). The running sum starts as `*carry` (null: empty);
-/// with `heads`, `(*heads)[k]` true restarts it at element k from `*reset` (null: empty).
-/// Every element of a chunk is read before its outputs are stored (the output may be the
-/// input).
+/// with streaming stores where it would), or, for inputs read unconverted, written straight
+/// where `store.direct(k, count, input, bytes)` says (detail/accumulating.hpp: into the output
+/// itself where it does not overlap the chunk's inputs and is not streamed). The running sum
+/// starts as `*carry` (null: empty); with `heads`, `(*heads)[k]` true restarts it at element k
+/// from `*reset` (null: empty). Every element of a chunk is read before its outputs are stored
+/// where the output may be the input.
 template <class F, class Input, class Heads, class Store>
 void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accumulator<F>* carry,
                 const exact_accumulator<F>* reset, const Heads* heads, bool exclusive,
@@ -651,8 +653,8 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   known_prefix prefix;  // acc's sum as two doubles, while known
   slice_plan guess;     // the previous chunk's slicing plan (doubles: scan_guessed_avx2)
-  constexpr bool direct = std::is_same_v<Input, std::span<const F>>;  // read in place
-  F buf[direct ? 1 : chunk];
+  constexpr bool unconverted = std::is_same_v<Input, std::span<const F>>;  // read in place
+  F buf[unconverted ? 1 : chunk];
   F res[chunk];
   const bool avx2 = avx2_usable();
   for (std::size_t k = b; k < e;) {
@@ -669,7 +671,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
         }
     }
     const F* x = buf;
-    if constexpr (direct) {
+    if constexpr (unconverted) {
       x = in.data() + k;
     } else {
       prefetch_next_chunk(in, k, c - k);
@@ -677,7 +679,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
     }
     // straight into the output where the store allows it (the chunk's own inputs elsewhere)
     F* dst = res;
-    if constexpr (direct && requires {
+    if constexpr (unconverted && requires {
                     { store.direct(k, c, x, c) } -> std::same_as<F*>;
                   }) {
       if (F* d = store.direct(k, c - k, x, (c - k) * sizeof(F)); d != nullptr) dst = d;
