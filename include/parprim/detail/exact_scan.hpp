@@ -242,9 +242,11 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
       }
       q[Levels - 1] = r;
       for (int l = 0; l < Levels; ++l) {
-        __m256d v = q[l];  // [a b c d] -> [a a+b a+b+c a+b+c+d], then the running total
-        v = _mm256_add_pd(v, _mm256_blend_pd(_mm256_permute4x64_pd(v, 0x90), zero, 1));
-        v = _mm256_add_pd(v, _mm256_permute2f128_pd(v, v, 0x08));
+        // [a b c d] -> [a a+b c c+d] (in-lane: [0 a 0 c] added) -> [a a+b a+b+c a+b+c+d] (a+b
+        // into both halves' places in-lane, then the low half into the high: one lane-crossing
+        // shuffle), then the running total
+        __m256d v = _mm256_add_pd(q[l], _mm256_unpacklo_pd(zero, q[l]));
+        v = _mm256_add_pd(v, _mm256_permute2f128_pd(_mm256_permute_pd(v, 0xf), v, 0x08));
         v = _mm256_add_pd(v, carry[c][l]);
         _mm256_storeu_pd(running[l] + k, Exclusive ? _mm256_sub_pd(v, q[l]) : v);
         carry[c][l] = _mm256_permute4x64_pd(v, 0xff);
