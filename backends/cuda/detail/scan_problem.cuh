@@ -165,10 +165,15 @@ struct plain_problem {
   }
 };
 
+/// \brief Bit k (k < 4) set where byte k of `w` is 1, every byte of `w` being 0 or 1: one
+/// multiplication gathers them (b_k << 8k times 2^(24 - 7k) lands on bit 24 + k; the other
+/// products fall below bit 24 on distinct bits, or above bit 31).
+__device__ __forceinline__ unsigned unit_byte_bits(unsigned w) {
+  return (w * 0x01020408u) >> 24;
+}
+
 /// \brief Bit k set where byte k is not zero. Four bytes at a time: each byte's bits are ORed
-/// into its lowest bit (shifts within the byte), and one multiplication gathers the four low bits
-/// (b_k << 8k times 2^(24 - 7k) lands on bit 24 + k; the other products fall below bit 24 on
-/// distinct bits, or above bit 31).
+/// into its lowest bit (shifts within the byte), and unit_byte_bits gathers the four low bits.
 template <unsigned Items>
 __device__ __forceinline__ unsigned nonzero_byte_bits(const std::uint8_t (&f)[Items]) {
   unsigned bits = 0;
@@ -181,7 +186,7 @@ __device__ __forceinline__ unsigned nonzero_byte_bits(const std::uint8_t (&f)[It
       x |= x >> 2;
       x |= x >> 1;
       x &= 0x01010101u;
-      bits |= ((x * 0x01020408u) >> 24) << (4 * w);
+      bits |= unit_byte_bits(x) << (4 * w);
     }
   } else {
 #pragma unroll

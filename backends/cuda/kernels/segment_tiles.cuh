@@ -487,7 +487,6 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  static_assert(tile_size <= 0xffffffffu, "scan_tile: positions fit a word");
   // a byte per element (1 at a head) and the segment number of each head
   __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
   __shared__ std::size_t head_segment[tile_size];
@@ -521,15 +520,12 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
     }
   }
   __syncthreads();
-  // the thread's 16 marks as one 16-byte word, each byte 0 or 1: one multiplication gathers
-  // a word's four (b_j << 8j times 2^(3 - j) << 8(3 - j) lands on bit 24 + j; the other
-  // products fall below bit 24 without carries, or above bit 31)
+  // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
-  const auto four = [](unsigned w) { return (w * 0x01020408u) >> 24; };
-  const unsigned bits =
-      (four(marks.x) | four(marks.y) << 4 | four(marks.z) << 8 | four(marks.w) << 12) &
-      (count == tile_items ? ~0u : (1u << count) - 1u);
+  const unsigned bits = (unit_byte_bits(marks.x) | unit_byte_bits(marks.y) << 4 |
+                         unit_byte_bits(marks.z) << 8 | unit_byte_bits(marks.w) << 12) &
+                        (count == tile_items ? ~0u : (1u << count) - 1u);
   const bool full = count == tile_items;
 
   // pass 1: this thread's run (threads past the end: a head, read by nobody); a full thread
