@@ -44,11 +44,11 @@ struct exact_launch {
     const std::size_t tiles = (n + tile - 1) / tile, per_round = block / 32;
     const std::size_t rounds = (tiles + per_round - 1) / per_round;
     const std::size_t grid = std::min<std::size_t>(rounds, std::size_t(sms) * blocks);
-    static acc_t* partials = nullptr;
+    static std::int64_t* partials = nullptr;
     static unsigned* ticket = nullptr;
     static F* out = nullptr;
     if (partials == nullptr) {
-      cudaMalloc(&partials, 4096 * sizeof(acc_t));
+      cudaMalloc(&partials, 4096 * 128 * sizeof(std::int64_t));
       cudaMalloc(&ticket, sizeof(unsigned));
       cudaMemset(ticket, 0, sizeof(unsigned));
       cudaMalloc(&out, sizeof(F));

@@ -10,13 +10,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 only=${OFFSETS_CHECK_ONLY:-build|tests|sweep|ncu}
 want() { [[ $1 =~ ^($only)$ ]]; }
-if want build; then
-  cmake -B build-dev -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" \
-    -DPARPRIM_WERROR=ON -DPARPRIM_WITH_CUDA=ON -DPARPRIM_BUILD_BENCH=OFF \
-    -DPARPRIM_BUILD_EXAMPLES=OFF > $OUT/configure.log 2>&1
-  /usr/bin/time -f "build %e s" cmake --build build-dev -j16 --target parprim-cuda-tests parprim_cuda > $OUT/build.log 2>&1
-  echo "build rc=$?"; tail -2 $OUT/build.log
-fi
+want build && source dev/cuda_tests_build.sh
 T=$(find build-dev -name parprim-cuda-tests -type f | head -1)
 if want tests; then
   timeout 300 $T --gtest_filter='CudaPerSegment*' > $OUT/tests.txt 2>&1; echo "tests rc=$?"

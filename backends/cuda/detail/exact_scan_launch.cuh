@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include <parprim/backends/cuda/detail/launch.cuh>
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
@@ -37,6 +38,7 @@ class exact_scan_two_pass {
   using problem = exact_scan_problem<F, Load>;
   static constexpr unsigned block = exact_scan_tuning::block_size;
   static constexpr unsigned warps = block / warp_threads;
+  static constexpr unsigned words = warp_digits<F>::word_count;  ///< a block sum's digit words
 
   exact_scan_two_pass(std::size_t n, int device) {
     constexpr std::size_t tile = exact_warp_tile_v<F>;
@@ -52,19 +54,20 @@ class exact_scan_two_pass {
     stages_ = static_cast<std::size_t>(most_shared) >= two ? exact_scan_tuning::stages : 1;
   }
   std::size_t scratch_bytes() const noexcept {
-    return align256(grid_ * warps * sizeof(accumulator)) + align256(grid_ * sizeof(accumulator));
+    return align256(grid_ * warps * sizeof(accumulator)) +
+           align256(grid_ * words * sizeof(std::int64_t));
   }
   std::size_t status_words() const noexcept { return 0; }
   unsigned status_layout() const noexcept { return 0; }
 
   void enqueue(const problem& p, scan_scratch s, cudaStream_t stream) const {
     auto* warp_sums = reinterpret_cast<accumulator*>(s.bytes);
-    auto* block_sums =
-        reinterpret_cast<accumulator*>(s.bytes + align256(grid_ * warps * sizeof(accumulator)));
+    auto* block_words =
+        reinterpret_cast<std::int64_t*>(s.bytes + align256(grid_ * warps * sizeof(accumulator)));
     launch(scan_exact_partials_kernel<block, Load, F>, grid_, block, 0, stream, p.load, p.n,
-           per_warp_, warp_sums, block_sums);
+           per_warp_, warp_sums, block_words);
     const auto* ws = static_cast<const accumulator*>(warp_sums);
-    const auto* bs = static_cast<const accumulator*>(block_sums);
+    const auto* bs = static_cast<const std::int64_t*>(block_words);
     const auto scan = [&](auto kernel) {
       allow_dynamic_shared(kernel, stage_bytes(stages_));
       launch(kernel, grid_, block, stage_bytes(stages_), stream, p.load, p.out, p.n, per_warp_, ws,
@@ -81,10 +84,10 @@ class exact_scan_two_pass {
     return warps * exact_scan_stages<F>::warp_bytes(stages);
   }
 
-  /// \brief The scan kernel's static shared memory (the warps' superaccumulators and the block
-  /// merge's slots), with room for alignment.
+  /// \brief The scan kernel's static shared memory (the warps' superaccumulators, the blocks'
+  /// sum and its scratch), with room for alignment.
   static constexpr std::size_t static_bytes =
-      warps * sizeof(accumulator) + block * 2 * sizeof(std::uint64_t) + 1024;
+      warps * sizeof(accumulator) + (words + block) * sizeof(std::int64_t) + 1024;
 
  private:
   std::size_t per_warp_ = 0;

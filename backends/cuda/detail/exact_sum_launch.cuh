@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include <parprim/backends/cuda/detail/launch.cuh>
@@ -44,8 +45,10 @@ class exact_sum_single_pass {
     const std::size_t rounds = ceil_div(tiles, block_tiles);  // one tile per warp each
     grid_ = rounds < max_grid ? (rounds > 0 ? rounds : 1) : max_grid;
   }
-  /// \return the device scratch: one superaccumulator per block
-  std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(accumulator)); }
+  /// \return the device scratch: one superaccumulator's digit words per block
+  std::size_t scratch_bytes() const noexcept {
+    return align256(grid_ * warp_digits<F>::word_count * sizeof(std::int64_t));
+  }
 
   /// \brief Enqueues the launch; it writes `init` plus the sum of the elements to `*out`.
   template <class Source, class Init, class Op>
@@ -58,7 +61,7 @@ class exact_sum_single_pass {
     else
       start = accumulator(static_cast<F>(init));
     launch(reduce_exact_sum_kernel<block, decltype(load), F, Out, MinBlocks>, grid_, block, 0,
-           stream, load, n_, static_cast<accumulator*>(scratch), ticket, out, start);
+           stream, load, n_, static_cast<std::int64_t*>(scratch), ticket, out, start);
   }
 
  private:

@@ -19,10 +19,12 @@
 /// apart) is added element by element, each lane to its own superaccumulator: exact too, only
 /// slower.
 ///
-/// The block merges its lanes' and warps' superaccumulators (integer additions: exact) and
-/// publishes one; the block that takes the last ticket merges all of them with `init` and
-/// writes either the superaccumulator (a fold that MPI continues across ranks) or the sum
-/// rounded once (parprim::reduce, reduce_into). Every step is exact, so the result is the same
+/// At the end a warp's digits are normalized (each one's bits above the low 32 moved into the
+/// next) and written as *digit words*; the block adds its warps' digit words (integer additions:
+/// exact, no carries resolved) and publishes them; the block that takes the last ticket adds
+/// all of them, resolves the carries once into a superaccumulator, adds `init` and writes
+/// either the superaccumulator (a fold that MPI continues across ranks) or the sum rounded once
+/// (parprim::reduce, reduce_into). Every step is exact, so the result is the same
 /// bits for any grid, block or tile shape, on any GPU, and equal to the host backends'.
 
 #include <cstddef>
@@ -70,11 +72,14 @@ inline constexpr std::size_t exact_warp_tile_v = std::size_t(warp_threads) * exa
 /// its limbs), digit d held by lane d % 32 as `digit[d / 32]`, a signed 64-bit count with its
 /// carries deferred. Adding a double (the same on every lane) is a few integer operations on
 /// every lane at once, without local memory or divergence; each addition moves a digit by less
-/// than 2^32, so 2^30 of them fit before `add_to` must resolve the carries.
+/// than 2^32, so 2^30 of them fit before `normalize` (or `add_to`, which resolves the carries
+/// into a superaccumulator) must run.
 template <class F>
 struct warp_digits {
   static constexpr int digit_count = 2 * exact_accumulator<F>::limb_count;
   static constexpr int per_lane = (digit_count + warp_threads - 1) / warp_threads;
+  /// Digit words (store): the digits, then the flags.
+  static constexpr int word_count = digit_count + 1;
   std::int64_t digit[per_lane];
 
   __device__ void clear() {
@@ -107,6 +112,54 @@ struct warp_digits {
       const auto v = static_cast<std::int64_t>(p);
       digit[r] += negative ? -v : v;
     }
+  }
+
+  /// \brief Moves the bits of every digit above its low 32 into the next digit, on every lane at
+  /// once (a shuffle a register): the value is unchanged (modulo the accumulator's width, as
+  /// two's complement drops the carries out of the top), every digit is then in
+  /// [-2^31, 2^32 + 2^31), and 2^30 more additions fit again.
+  __device__ void normalize(unsigned lane) {
+    constexpr unsigned all = 0xffffffffu;
+    std::int64_t high[per_lane];
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+      high[r] = digit[r] >> 32;  // arithmetic: the signed carry
+      digit[r] &= 0xffffffff;
+    }
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+      const std::int64_t below = __shfl_up_sync(all, high[r], 1);
+      const std::int64_t wrapped = r > 0 ? __shfl_sync(all, high[r > 0 ? r - 1 : 0], 31) : 0;
+      digit[r] += lane == 0 ? wrapped : below;
+    }
+  }
+
+  /// \brief Adds lane 0's `acc` (every lane must call), a piece of 32 bits of its limbs at a
+  /// time (the signs need no care: the value is taken modulo the accumulator's width).
+  __device__ void add_lane0(const exact_accumulator<F>& acc, unsigned lane) {
+    constexpr unsigned all = 0xffffffffu;
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+#pragma unroll 1
+      for (int src = 0; src < static_cast<int>(warp_threads); ++src) {
+        const int d = r * static_cast<int>(warp_threads) + src;
+        if (d >= digit_count) break;
+        const std::uint64_t limb = lane == 0 ? acc.limb[d / 2] : 0;
+        const auto piece = __shfl_sync(all, static_cast<unsigned>(limb >> (32 * (d % 2))), 0);
+        if (static_cast<int>(lane) == src) digit[r] += piece;
+      }
+    }
+  }
+
+  /// \brief Writes the digits and `state` (the accumulator's flags) as the superaccumulator's
+  /// *digit words* (`word_count` of them: the digits, then the flags).
+  __device__ void store(std::int64_t* words, std::uint64_t state, unsigned lane) const {
+#pragma unroll
+    for (int r = 0; r < per_lane; ++r) {
+      const int d = static_cast<int>(lane) + r * static_cast<int>(warp_threads);
+      if (d < digit_count) words[d] = digit[r];
+    }
+    if (lane == 0) words[digit_count] = static_cast<std::int64_t>(state);
   }
 
   /// \brief Adds the value to lane 0's `acc` (every lane must call), resolving the digits'
@@ -165,6 +218,62 @@ __device__ void warp_merge(exact_accumulator<F>& acc) {
   }
 }
 
+/// \brief The superaccumulator whose digit words (warp_digits::store, or sums of them with
+/// digits below 2^62 in magnitude) are `words` (one thread): the carries resolved from digit to
+/// digit.
+template <class F>
+__device__ exact_accumulator<F> accumulator_of_digit_words(const std::int64_t* words) {
+  exact_accumulator<F> acc;
+  std::int64_t carry = 0;
+#pragma unroll 2
+  for (int k = 0; k < exact_accumulator<F>::limb_count; ++k) {
+    const std::int64_t low = words[2 * k] + carry;
+    carry = low >> 32;  // arithmetic: the signed carry into the next digit
+    const std::int64_t high = words[2 * k + 1] + carry;
+    carry = high >> 32;
+    acc.limb[k] =
+        (static_cast<std::uint64_t>(low) & 0xffffffffu) | (static_cast<std::uint64_t>(high) << 32);
+  }
+  // (the carry out of the top is the sign's: two's complement drops it)
+  acc.state = static_cast<std::uint64_t>(words[warp_digits<F>::digit_count]);
+  return acc;
+}
+
+/// \brief The sum of `count` rows of digit words (`read(b, k)`: word k of row b), computed by
+/// the whole block (every thread calls) into `total` (shared memory, word_count words): the
+/// digits added, the flags ORed. Thread t adds word t % words of every (BlockSize / words)-th
+/// row, with many reads in flight; `scratch`: shared memory for BlockSize words. The rows'
+/// digits must stay below 2^62 in magnitude when added (normalized digits: 2^29 rows).
+template <unsigned BlockSize, class F, class Read>
+__device__ void sum_digit_words(unsigned count, const Read& read, std::int64_t* total,
+                                std::int64_t* scratch) {
+  constexpr unsigned words = warp_digits<F>::word_count;
+  constexpr unsigned groups = BlockSize / words;
+  static_assert(groups > 0, "a block has a thread for every word");
+  const unsigned t = threadIdx.x;
+  const unsigned k = t % words;
+  const unsigned group = t / words;
+  std::int64_t sum = 0;
+  if (group < groups) {
+#pragma unroll 8
+    for (unsigned b = group; b < count; b += groups) {
+      const std::int64_t v = read(b, k);
+      sum = k + 1 == words ? sum | v : sum + v;
+    }
+  }
+  scratch[t] = sum;
+  __syncthreads();
+  if (t < words) {
+    sum = 0;
+    for (unsigned g = 0; g < groups; ++g) {
+      const std::int64_t v = scratch[g * words + t];
+      sum = t + 1 == words ? sum | v : sum + v;
+    }
+    total[t] = sum;
+  }
+  __syncthreads();
+}
+
 /// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment), in
 /// `sums[0..Levels)`.
 /// Rounding mode and order are explicit (`__dadd_rn`): no contraction, no reassociation.
@@ -198,81 +307,6 @@ __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[exa
     sums[l] = chains == 4 ? __dadd_rn(__dadd_rn(acc[l][0], acc[l][1]),
                                       __dadd_rn(acc[l][chains / 2], acc[l][chains - 1]))
                           : __dadd_rn(acc[l][0], acc[l][chains - 1]);
-}
-
-/// \brief The sum of `count` superaccumulators, computed by the whole block (every thread
-/// calls; the result is thread 0's). Word k of a superaccumulator is limb k (k < limb_count) or
-/// the flags (k == limb_count); `read(b, k)` is word k of the b-th one. Thread t adds up word
-/// t % words of every (BlockSize / words)-th superaccumulator, as a 64-bit sum and a count of its
-/// carries (the flags ORed), with many reads in flight; warp 0 adds the threads' sums of each
-/// word and resolves the carries from limb to limb, into `a` (thread 0's is the sum; `a` is
-/// overwritten on warp 0). `slots`: shared memory for BlockSize pairs.
-template <unsigned BlockSize, class F, class Read>
-__device__ void block_merge(exact_accumulator<F>& a, unsigned count, const Read& read,
-                            std::uint64_t (*slots)[2]) {
-  constexpr unsigned all = 0xffffffffu;
-  constexpr int limbs = exact_accumulator<F>::limb_count;
-  constexpr unsigned words = limbs + 1;
-  constexpr unsigned groups = BlockSize / words;
-  constexpr int per_lane = (words + warp_threads - 1) / warp_threads;
-  const unsigned t = threadIdx.x;
-  const int k = static_cast<int>(t % words);
-  const unsigned group = t / words;
-  std::uint64_t sum = 0, carries = 0;
-  if (group < groups) {
-#pragma unroll 16
-    for (unsigned b = group; b < count; b += groups) {
-      const std::uint64_t v = read(b, k);
-      if (k == limbs) {
-        sum |= v;
-      } else {
-        sum += v;
-        carries += sum < v ? 1 : 0;
-      }
-    }
-  }
-  slots[t][0] = sum;
-  slots[t][1] = carries;
-  __syncwarp();
-  __syncthreads();
-  if (t < warp_threads) {
-    std::uint64_t total[per_lane], total_carries[per_lane];
-#pragma unroll
-    for (int r = 0; r < per_lane; ++r) {
-      total[r] = 0;
-      total_carries[r] = 0;
-      const unsigned w = t + r * warp_threads;
-      if (w >= words) continue;
-      for (unsigned g = 0; g < groups; ++g) {
-        const std::uint64_t v = slots[g * words + w][0];
-        if (w == static_cast<unsigned>(limbs)) {
-          total[r] |= v;
-        } else {
-          total[r] += v;
-          total_carries[r] += (total[r] < v ? 1 : 0) + slots[g * words + w][1];
-        }
-      }
-    }
-    std::uint64_t carry = 0;
-#pragma unroll
-    for (int r = 0; r < per_lane; ++r) {
-#pragma unroll 1
-      for (int src = 0; src < static_cast<int>(warp_threads); ++src) {
-        const int w = r * static_cast<int>(warp_threads) + src;
-        const std::uint64_t v0 = __shfl_sync(all, total[r], src);
-        const std::uint64_t c = __shfl_sync(all, total_carries[r], src);
-        if (w < limbs) {
-          const std::uint64_t v = v0 + carry;
-          carry = c + (v < v0 ? 1 : 0);
-          a.limb[w] = v;
-        } else if (w == limbs) {
-          a.state = v0;
-        }
-      }
-    }
-  }
-  __syncwarp();
-  __syncthreads();  // (the slots are reused by the next call)
 }
 
 /// \brief Adds the exact sums of `Levels` slices, `sums` of every lane, to the warp's digits:
@@ -469,99 +503,97 @@ __device__ void load_warp_tile(const Load& load, std::size_t t, std::size_t end,
 }
 
 /// \brief The exact sum of the warp tiles starting at `first`, `first + stride`, ... before
-/// `end` (`load(i)` is element i as `F`), into lane 0's superaccumulator (every lane calls).
+/// `end` (`load(i)` is element i as `F`), into the warp's `digits` (normalized: every lane
+/// calls); returns the accumulator's flags (the same on every lane).
 template <class F, class Load>
-__device__ exact_accumulator<F> fold_warp_tiles(const Load& load, std::size_t first,
-                                                std::size_t end, std::size_t stride,
-                                                unsigned lane) {
+__device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, std::size_t end,
+                                         std::size_t stride, unsigned lane,
+                                         warp_digits<F>& digits) {
+  constexpr unsigned all = 0xffffffffu;
   constexpr unsigned items = exact_items_v<F>;
   // The lane's superaccumulator, for tiles the slices do not cover: left untouched until one
   // comes (clearing and reading it on every lane would move 56 or 280 bytes a lane through
   // local memory, about 2 % of the time of a 2^28-element double sum).
   exact_accumulator<F> acc;
   bool used = false;
-  warp_digits<F> digits;  // the warp's, for the tiles' slice sums
   digits.clear();
   pending_slices<F> slices;  // the lanes' slice sums not yet in the digits
   std::uint64_t flags = 0;
   bool aligned = false;
   if constexpr (direct_load_v<Load, F>)
     aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
-  unsigned pending = 0;  // tiles added to the digits since their carries were resolved
+  unsigned pending = 0;  // tiles added to the digits since they were normalized
   for (std::size_t t = first; t < end; t += stride) {
     F x[items];
     load_warp_tile(load, t, end, aligned, lane, x);
     add_warp_tile(acc, used, digits, slices, flags, x, lane);
-    if (++pending == (1u << 28)) {  // at most 3 additions a tile: resolve before 2^30
-      if (lane == 0 && !used) acc = exact_accumulator<F>{};
-      used = used || lane == 0;
-      digits.add_to(acc, lane);
-      digits.clear();
+    if (++pending == (1u << 28)) {  // at most 3 additions a tile: normalize before 2^30
+      digits.normalize(lane);
       pending = 0;
     }
   }
   slices.flush(digits, lane);
-  // Lanes other than 0 hold sums only where a tile took the element-by-element path: the
-  // warp's merge (a chain of shuffles limb by limb) runs only then.
-  const bool merge = __any_sync(0xffffffffu, lane != 0 && used);
-  if (!used && (lane == 0 || merge)) acc = exact_accumulator<F>{};
-  digits.add_to(acc, lane);
-  if (lane == 0) acc.state |= flags;  // (the same on every lane: the survey is the warp's)
-  if (merge) warp_merge(acc);
-  __syncwarp();
-  return acc;
+  // Only where a tile took the element-by-element path: the lanes' superaccumulators merged (a
+  // chain of shuffles limb by limb) and added to the digits.
+  if (__any_sync(all, used)) {
+    if (!used) acc = exact_accumulator<F>{};
+    warp_merge(acc);
+    digits.add_lane0(acc, lane);
+    flags |= __shfl_sync(all, acc.state, 0);
+  }
+  digits.normalize(lane);
+  return flags;  // (the same on every lane: the survey is the warp's)
 }
 
 /// \brief The exact sum kernel (see the file comment). The grid's warps take the warp tiles in
 /// turn (warp w of the grid: tiles w, w + W, ...), so the whole grid reads one window of the
-/// input at a time. `load(i)` is element i as `F`. The last block writes `init` plus everything
-/// to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
+/// input at a time. `load(i)` is element i as `F`. Each block writes the sum of its warps as
+/// digit words (warp_digits::store) to `partials` (word_count a block); the last block writes
+/// `init` plus everything to `*out` (an `exact_accumulator<F>` or an `F`) and resets the ticket.
 /// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
 template <unsigned BlockSize, class Load, class F, class Out,
           unsigned MinBlocks = exact_sum_tuning::blocks_per_sm<F>>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
-    reduce_exact_sum_kernel(Load load, std::size_t n, exact_accumulator<F>* partials,
-                            unsigned* ticket, Out* out, exact_accumulator<F> init) {
+    reduce_exact_sum_kernel(Load load, std::size_t n, std::int64_t* partials, unsigned* ticket,
+                            Out* out, exact_accumulator<F> init) {
   constexpr std::size_t tile = exact_warp_tile_v<F>;
   constexpr unsigned warps = BlockSize / warp_threads;
+  constexpr unsigned words = warp_digits<F>::word_count;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
-  exact_accumulator<F> acc =
+  warp_digits<F> digits;
+  const std::uint64_t state =
       fold_warp_tiles<F>(load, (std::size_t(blockIdx.x) * warps + warp) * tile, n,
-                         std::size_t(gridDim.x) * warps * tile, lane);
+                         std::size_t(gridDim.x) * warps * tile, lane, digits);
 
-  __shared__ exact_accumulator<F> warp_sums[warps];
-  __shared__ std::uint64_t slots[BlockSize][2];
+  __shared__ std::int64_t warp_words[warps][words];
+  __shared__ std::int64_t total[words];
+  __shared__ std::int64_t scratch[BlockSize];
   __shared__ bool is_last;
-  if (lane == 0) warp_sums[warp] = acc;
-  __syncwarp();
+  digits.store(warp_words[warp], state, lane);
   __syncthreads();
-  block_merge<BlockSize, F>(
-      acc, warps,
-      [&](unsigned b, int k) {
-        return k < exact_accumulator<F>::limb_count ? warp_sums[b].limb[k] : warp_sums[b].state;
-      },
-      slots);
+  sum_digit_words<BlockSize, F>(
+      warps, [&](unsigned b, unsigned k) { return warp_words[b][k]; }, total, scratch);
+  std::int64_t* mine = partials + std::size_t(blockIdx.x) * words;
+  for (unsigned k = threadIdx.x; k < words; k += BlockSize) mine[k] = total[k];
+  __syncthreads();
   if (threadIdx.x == 0) {
-    partials[blockIdx.x] = acc;
-    __threadfence();  // the partial is visible device-wide before the ticket is taken
+    __threadfence();  // the block's words (ordered before by the barrier) are visible
+                      // device-wide before the ticket is taken
     is_last = atomicAdd(ticket, 1u) == gridDim.x - 1;
   }
-  __syncwarp();
   __syncthreads();
   if (!is_last) return;
   __threadfence();
-  static_assert(sizeof(exact_accumulator<F>) ==
-                    (exact_accumulator<F>::limb_count + 1) * sizeof(std::uint64_t),
-                "the partials are read as their limbs followed by the flags");
-  block_merge<BlockSize, F>(
-      acc, gridDim.x,
-      [&](unsigned b, int k) {
-        const auto* words = reinterpret_cast<const unsigned long long*>(partials + b);
-        return static_cast<std::uint64_t>(__ldcg(words + k));  // (limbs, then the flags)
+  sum_digit_words<BlockSize, F>(
+      gridDim.x,
+      [&](unsigned b, unsigned k) {
+        const auto* p = reinterpret_cast<const long long*>(partials) + std::size_t(b) * words + k;
+        return static_cast<std::int64_t>(__ldcg(p));
       },
-      slots);
+      total, scratch);
   if (threadIdx.x == 0) {
+    exact_accumulator<F> acc = accumulator_of_digit_words<F>(total);
     acc.merge(init);
     store_exact(acc, out);
     *ticket = 0;  // ready for the next launch on this stream

@@ -6,9 +6,9 @@
 /// Two launches over one wave of blocks; warp w of the grid owns a contiguous run of whole
 /// warp tiles (32 lanes x 128 bytes: 1024 floats, 512 doubles, as the exact sum):
 /// 1. `scan_exact_partials_kernel`: each warp's exact sum, as kernels/reduce_exact_sum.cuh
-///    computes it, into a superaccumulator per warp, and the block's merged into one per block.
-/// 2. `scan_exact_sum_kernel`: block b merges the superaccumulators of the blocks before it
-///    (and `start`: an exclusive scan's init, a carry) by the block merge of the exact sum;
+///    computes it, into a superaccumulator per warp, and the block's as digit words.
+/// 2. `scan_exact_sum_kernel`: block b adds the digit words of the blocks before it as the exact
+///    sum's last block does (sum_digit_words), and `start` (an exclusive scan's init, a carry);
 ///    thread 0 adds the block's warps before each warp. So every warp starts from the exact
 ///    sum `A` of everything before its run (a superaccumulator in shared memory), and scans its
 ///    tiles in order, each from shared memory: a warp keeps `exact_scan_tuning::stages` tiles
@@ -501,32 +501,33 @@ inline __device__ void warp_run(std::size_t n, std::size_t per_warp, unsigned wa
 }
 
 /// \brief Launch 1 (see the file comment): the exact sum of every warp's run into
-/// `warp_sums`, and of every block's into `block_sums`.
+/// `warp_sums`, and of every block's into `block_words` (its digit words: word_count a block).
 template <unsigned BlockSize, class Load, class F>
 __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
     scan_exact_partials_kernel(Load load, std::size_t n, std::size_t per_warp,
-                               exact_accumulator<F>* warp_sums, exact_accumulator<F>* block_sums) {
+                               exact_accumulator<F>* warp_sums, std::int64_t* block_words) {
   constexpr unsigned warps = BlockSize / warp_threads;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
   std::size_t first = 0, last = 0;
   warp_run(n, per_warp, warps, first, last);
-  exact_accumulator<F> acc = fold_warp_tiles<F>(load, first, last, exact_warp_tile_v<F>, lane);
-  __shared__ exact_accumulator<F> sums[warps];
-  __shared__ std::uint64_t slots[BlockSize][2];
-  if (lane == 0) {
-    sums[warp] = acc;
-    warp_sums[std::size_t(blockIdx.x) * warps + warp] = acc;
-  }
+  constexpr unsigned words = warp_digits<F>::word_count;
+  warp_digits<F> digits;
+  const std::uint64_t state =
+      fold_warp_tiles<F>(load, first, last, exact_warp_tile_v<F>, lane, digits);
+  __shared__ std::int64_t warp_words[warps][words];
+  __shared__ std::int64_t total[words];
+  __shared__ std::int64_t scratch[BlockSize];
+  digits.store(warp_words[warp], state, lane);
   __syncwarp();
+  if (lane == 0)
+    warp_sums[std::size_t(blockIdx.x) * warps + warp] =
+        accumulator_of_digit_words<F>(warp_words[warp]);
   __syncthreads();
-  block_merge<BlockSize, F>(
-      acc, warps,
-      [&](unsigned b, int k) {
-        return k < exact_accumulator<F>::limb_count ? sums[b].limb[k] : sums[b].state;
-      },
-      slots);
-  if (threadIdx.x == 0) block_sums[blockIdx.x] = acc;
+  sum_digit_words<BlockSize, F>(
+      warps, [&](unsigned b, unsigned k) { return warp_words[b][k]; }, total, scratch);
+  for (unsigned k = threadIdx.x; k < words; k += BlockSize)
+    block_words[std::size_t(blockIdx.x) * words + k] = total[k];
 }
 
 /// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
@@ -537,23 +538,21 @@ template <unsigned BlockSize, bool Exclusive, class Load, class F,
           unsigned MinBlocks = exact_scan_tuning::scan_blocks_per_sm>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
     scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
-                          const exact_accumulator<F>* warp_sums,
-                          const exact_accumulator<F>* block_sums, exact_accumulator<F> start,
-                          unsigned stages) {
+                          const exact_accumulator<F>* warp_sums, const std::int64_t* block_words,
+                          exact_accumulator<F> start, unsigned stages) {
   constexpr unsigned warps = BlockSize / warp_threads;
+  constexpr unsigned words = warp_digits<F>::word_count;
   constexpr std::size_t tile = exact_warp_tile_v<F>;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
   __shared__ exact_accumulator<F> before[warps];
-  __shared__ std::uint64_t slots[BlockSize][2];
-  exact_accumulator<F> acc;
-  block_merge<BlockSize, F>(
-      acc, blockIdx.x,
-      [&](unsigned b, int k) {
-        return k < exact_accumulator<F>::limb_count ? block_sums[b].limb[k] : block_sums[b].state;
-      },
-      slots);
+  __shared__ std::int64_t total[words];
+  __shared__ std::int64_t scratch[BlockSize];
+  sum_digit_words<BlockSize, F>(
+      blockIdx.x, [&](unsigned b, unsigned k) { return block_words[std::size_t(b) * words + k]; },
+      total, scratch);
   if (threadIdx.x == 0) {
+    exact_accumulator<F> acc = accumulator_of_digit_words<F>(total);
     acc.merge(start);
     before[0] = acc;
     for (unsigned w = 1; w < warps; ++w) {
