@@ -357,8 +357,8 @@ TEST(ExactChunkSurvey, EveryFormSaysWhatThePortableSurveySays) {
   check_survey<double>(seed);
 }
 
-/// \brief A chunk folded (also with guessed slicing plans) and scanned (inclusive and exclusive,
-/// from a non-empty running sum) with the AVX2 passes and without: the superaccumulators and
+/// \brief A chunk folded and scanned (inclusive and exclusive, from a non-empty running sum; both
+/// also with guessed slicing plans) with the AVX2 passes and without: the superaccumulators and
 /// every output bit for bit equal, and equal to the element-by-element sum.
 template <class F>
 void check_chunk_forms(std::uint64_t seed) {
@@ -412,6 +412,23 @@ void check_chunk_forms(std::uint64_t seed) {
         ASSERT_TRUE(exact_equal(out[0][i], out[1][i]))
             << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": " << show(out[0][i])
             << " without AVX2, " << show(out[1][i]) << " with";
+      // the scan under guessed plans (doubles with AVX2: the first pass also surveys the chunk,
+      // kept where the guess covers it), as the fold's above
+      for (const ex::slice_plan guess :
+           {ex::slice_plan{levels, top}, ex::slice_plan{3, top + 7}, ex::slice_plan{2, top + 1},
+            ex::slice_plan{1, top}, ex::slice_plan{levels, top - 1}, ex::slice_plan{3, top - 40}}) {
+        SCOPED_TRACE("scan with a guessed plan of " + std::to_string(guess.levels) +
+                     " slices below 2^" + std::to_string(guess.top));
+        acc_t guessed = start;
+        ex::slice_plan plan = guess;
+        std::vector<F> got(x.size());
+        ex::scan_chunk(guessed, x.data(), x.size(), got.data(), exclusive, true, nullptr, &plan);
+        EXPECT_TRUE(same_acc(guessed, one_by_one));
+        for (std::size_t i = 0; i < x.size(); ++i)
+          ASSERT_TRUE(exact_equal(out[0][i], got[i]))
+              << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": "
+              << show(out[0][i]) << " without AVX2, " << show(got[i]) << " with";
+      }
     }
   }
 }
