@@ -129,7 +129,8 @@ struct warp_digits {
 #pragma unroll
     for (int r = 0; r < per_lane; ++r) {
       const std::int64_t below = __shfl_up_sync(all, high[r], 1);
-      const std::int64_t wrapped = r > 0 ? __shfl_sync(all, high[r > 0 ? r - 1 : 0], 31) : 0;
+      // lane 0's comes from lane 31 of the register before (none before digit 0)
+      const std::int64_t wrapped = r == 0 ? 0 : __shfl_sync(all, high[r == 0 ? 0 : r - 1], 31);
       digit[r] += lane == 0 ? wrapped : below;
     }
   }
@@ -272,6 +273,24 @@ __device__ void sum_digit_words(unsigned count, const Read& read, std::int64_t* 
     total[t] = sum;
   }
   __syncthreads();
+}
+
+/// \brief The block's digit words (every thread calls): each warp's `digits` and flags `state`
+/// into `warp_words[warp]` (shared memory, left holding them), their sum into `total` (shared
+/// memory) and into `row` (the block's row of word_count words in global memory); `scratch` as
+/// sum_digit_words'.
+template <unsigned BlockSize, class F>
+__device__ void store_block_digit_words(const warp_digits<F>& digits, std::uint64_t state,
+                                        std::int64_t (*warp_words)[warp_digits<F>::word_count],
+                                        std::int64_t* total, std::int64_t* scratch,
+                                        std::int64_t* row) {
+  constexpr unsigned words = warp_digits<F>::word_count;
+  digits.store(warp_words[threadIdx.x / warp_threads], state, threadIdx.x % warp_threads);
+  __syncthreads();
+  sum_digit_words<BlockSize, F>(
+      BlockSize / warp_threads, [&](unsigned b, unsigned k) { return warp_words[b][k]; }, total,
+      scratch);
+  for (unsigned k = threadIdx.x; k < words; k += BlockSize) row[k] = total[k];
 }
 
 /// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment), in
@@ -570,12 +589,8 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
   __shared__ std::int64_t total[words];
   __shared__ std::int64_t scratch[BlockSize];
   __shared__ bool is_last;
-  digits.store(warp_words[warp], state, lane);
-  __syncthreads();
-  sum_digit_words<BlockSize, F>(
-      warps, [&](unsigned b, unsigned k) { return warp_words[b][k]; }, total, scratch);
-  std::int64_t* mine = partials + std::size_t(blockIdx.x) * words;
-  for (unsigned k = threadIdx.x; k < words; k += BlockSize) mine[k] = total[k];
+  store_block_digit_words<BlockSize, F>(digits, state, warp_words, total, scratch,
+                                        partials + std::size_t(blockIdx.x) * words);
   __syncthreads();
   if (threadIdx.x == 0) {
     __threadfence();  // the block's words (ordered before by the barrier) are visible

@@ -518,6 +518,8 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   __shared__ std::int64_t warp_words[warps][words];
   __shared__ std::int64_t total[words];
   __shared__ std::int64_t scratch[BlockSize];
+  // (as store_block_digit_words, with each warp's superaccumulator resolved by its lane 0
+  // between the warp's store and the block's sum)
   digits.store(warp_words[warp], state, lane);
   __syncwarp();
   if (lane == 0)

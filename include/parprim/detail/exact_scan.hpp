@@ -682,7 +682,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
     // straight into the output where the store allows it (the chunk's own inputs elsewhere)
     F* dst = res;
     if constexpr (unconverted && requires {
-                    { store.direct(k, c, x, c) } -> std::same_as<F*>;
+                    { store.direct(k, c - k, x, (c - k) * sizeof(F)) } -> std::same_as<F*>;
                   }) {
       if (F* d = store.direct(k, c - k, x, (c - k) * sizeof(F)); d != nullptr) dst = d;
     }
