@@ -741,6 +741,19 @@ __device__ __forceinline__ unsigned fold_striped(const In* tile, unsigned len, c
   return len < tile_block ? len : tile_block;
 }
 
+/// \brief Folds the `len` elements from `first` (a tile's first element) into `own` tile by tile
+/// as fold_striped does. Returns the threads holding a value (a prefix of the block).
+template <class T, class In, class Op>
+__device__ __forceinline__ unsigned fold_striped_range(const In* first, std::size_t len,
+                                                       const Op& op, unsigned held, T& own) {
+  for (std::size_t done = 0; done < len; done += tile_size) {
+    const unsigned part = len - done < tile_size ? unsigned(len - done) : unsigned(tile_size);
+    const unsigned threads = fold_striped(first + done, part, op, held, own);
+    held = threads > held ? threads : held;
+  }
+  return held;
+}
+
 /// \brief How step 2 is launched: the tiles each block walks (its *span*; the look-back runs
 /// over spans) and when the look-back polls.
 struct offset_span_plan {
@@ -838,7 +851,10 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     // ends, as one tile that folds (fold_tile): a thread's elements of several tiles are not
     // consecutive, hence a commutative operator. Those tiles are read in the striped order
     // (fold_striped): H200, 2^28 int32, power-law lengths 312 -> 293 us against each thread
-    // reading its own run, one segment 259 -> 263, segments of 65536 alike (266).
+    // reading its own run, one segment 259 -> 263, segments of 65536 alike (266). A stretch's
+    // tiles are those before the next head, found from the offsets once where it starts, so no
+    // tile of it reads the table (2^28 segments of 65536 263-265 -> 260-261 us; reading two
+    // tiles at once, whose 8 words a thread spilled, 282).
     T own{};
     unsigned stretch_threads = 0;    // threads holding a value in `own` (a prefix of the block)
     std::size_t stretch_first = u1;  // the stretch's first tile (u1: no stretch open)
@@ -859,10 +875,19 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
       if constexpr (Stretch) {
-        if (tile_first{first[u]}.segment() == tile_first{first[u + 1]}.segment()) {
-          const unsigned threads = fold_striped(in + at.t0, at.len, op, stretch_threads, own);
-          stretch_threads = threads > stretch_threads ? threads : stretch_threads;
+        const std::size_t s = tile_first{first[u]}.segment();
+        if (s == tile_first{first[u + 1]}.segment()) {
+          // tiles u .. stop - 1 lie before the next head (to the span's end in the last segment)
+          std::size_t stop = u1;
+          if (s + 1 < heads.k) {
+            const auto head = static_cast<std::size_t>(heads.begins[s + 1]);
+            const std::size_t before = (head + tile_size - 1) / tile_size - 1;
+            stop = before < stop ? (before > u ? before : u + 1) : stop;
+          }
+          const std::size_t end = stop * tile_size < n ? stop * tile_size : n;
+          stretch_threads = fold_striped_range(in + at.t0, end - at.t0, op, stretch_threads, own);
           if (stretch_first == u1) stretch_first = u;
+          u = stop - 1;
           continue;
         }
         if (stretch_first != u1) close_stretch();
