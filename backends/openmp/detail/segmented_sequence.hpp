@@ -2,11 +2,11 @@
 /// \file
 /// \brief A block of a segmented scan's outputs, written in order (write_sequence_stateful) while
 /// the running value restarts at the heads. Where heads are rare, the fastest loop searches for
-/// the next head (eight flags a test) and runs a plain scan up to it. Where they come every few
-/// elements at random, a branch on each head mispredicts often, and a select of the restart
-/// without a branch (one more operation on the running value's chain) is faster; where nearly
-/// every element is a head, the branch is predicted again. The block goes in chunks; each chunk
-/// takes the loop that its previous chunk's density of heads calls for.
+/// the next head (64 bytes of flags or keys a test) and runs a plain scan up to it. Where they come
+/// every few elements at random, a branch on each head mispredicts often, and a select of the
+/// restart without a branch (one more operation on the running value's chain) is faster; where
+/// nearly every element is a head, the branch is predicted again. The block goes in chunks; each
+/// chunk takes the loop that its previous chunk's density of heads calls for.
 
 #include <cstddef>
 #include <type_traits>
@@ -66,8 +66,8 @@ struct running_step {
   }
 };
 
-/// \brief The first head in [b, e) (b >= 1), or e: the view's own search (eight flags or a
-/// chunk of keys a test), the bytes of a span of one-byte flags eight at a time, else one by
+/// \brief The first head in [b, e) (b >= 1), or e: the view's own search (64 bytes of flags or
+/// keys a test), the bytes of a span of one-byte flags likewise (first_set_byte), else one by
 /// one.
 template <class Heads>
 std::size_t next_head(const Heads& flags, std::size_t b, std::size_t e) {

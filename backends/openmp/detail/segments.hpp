@@ -97,7 +97,7 @@ struct block_ends {
 
 /// \brief A segment is folded element by element (as fast as it gets for short segments) until
 /// this many elements have gone by without a head; then its end is searched for
-/// (`heads.next`, eight flags per step) and the rest folded with the lane fold.
+/// (`heads.next`, 64 bytes of flags or keys a test) and the rest folded with the lane fold.
 inline constexpr std::size_t short_segment = 16;
 
 /// \brief Folds block [b, e) of `in`, segments given by `heads`: the lead, each segment that

@@ -12,13 +12,25 @@
 /// - `inner(i)`: as `operator[]`, for an element that is not the sequence's first;
 /// - `count(b, e)`: the number of heads among elements [b, e);
 /// - `next(b, e)`: the first head in [b, e), or e.
-/// `flag_heads` counts and searches eight flags per step.
+/// `flag_heads` counts eight flags per step; both views search for the next head 64 bytes of
+/// flags or keys a test where they can (SSE2 on x86-64: the first few one by one, then whole
+/// groups with no head skipped with one branch each).
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <type_traits>
+
+#if defined(__SSE2__) && !defined(__CUDACC__)
+#include <emmintrin.h>
+/// Host code on x86-64 (SSE2 is its baseline): the searches for the next head skip 64 bytes of
+/// flags or keys with a few vector instructions and one branch.
+#define PARPRIM_HEADS_SSE2 1
+#else
+#define PARPRIM_HEADS_SSE2 0
+#endif
 
 namespace parprim::detail {
 
@@ -29,9 +41,56 @@ struct segment_count {
   std::size_t segments() const noexcept { return count; }
 };
 
+#if PARPRIM_HEADS_SSE2
+/// \brief `i` advanced over whole groups of 64 bytes of `p[i, e)` that are all zero: the
+/// first non-zero byte lies at or after the result, within 64 bytes of it or at e.
+inline std::size_t skip_zero_bytes_sse2(const unsigned char* p, std::size_t i, std::size_t e) {
+  const __m128i zero = _mm_setzero_si128();
+  for (; i + 64 <= e; i += 64) {
+    const auto* q = reinterpret_cast<const __m128i*>(p + i);
+    const __m128i any = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(q), _mm_loadu_si128(q + 1)),
+                                     _mm_or_si128(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) != 0xffff) break;
+  }
+  return i;
+}
+
+/// \brief `i` (>= 1 into the sequence) advanced over whole groups of 64 bytes of integer keys
+/// `keys[i, e)` each equal to the one before it: the first key that differs from its
+/// predecessor lies at or after the result, within 64 bytes of it or at e. (Keys are compared
+/// in 32-bit lanes: two keys are equal exactly when all their lanes are.)
+template <class Key>
+std::size_t skip_equal_keys_sse2(const Key* keys, std::size_t i, std::size_t e) {
+  static_assert(std::is_integral_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8));
+  constexpr std::size_t group = 64 / sizeof(Key);
+  constexpr std::size_t step = 16 / sizeof(Key);
+  for (; i + group <= e; i += group) {
+    __m128i same = _mm_set1_epi32(-1);
+    for (std::size_t j = 0; j < group; j += step) {
+      const __m128i now = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i + j));
+      const __m128i before = _mm_loadu_si128(reinterpret_cast<const __m128i*>(keys + i + j - 1));
+      same = _mm_and_si128(same, _mm_cmpeq_epi32(now, before));
+    }
+    if (_mm_movemask_epi8(same) != 0xffff) break;
+  }
+  return i;
+}
+#endif
+
 /// \brief The first non-zero byte of `p[b, e)`, or e.
 inline std::size_t first_set_byte(const unsigned char* p, std::size_t b, std::size_t e) {
   std::size_t i = b;
+#if PARPRIM_HEADS_SSE2
+  if constexpr (std::endian::native == std::endian::little) {
+    if (i + 8 <= e) {  // a head among the first eight (dense heads) without the vector search
+      std::uint64_t w;
+      std::memcpy(&w, p + i, 8);
+      if (w != 0) return i + static_cast<std::size_t>(std::countr_zero(w)) / 8;
+      i += 8;
+    }
+  }
+  i = skip_zero_bytes_sse2(p, i, e);
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     for (; i + 8 <= e; i += 8) {
       std::uint64_t w;
@@ -133,8 +192,15 @@ class key_heads {
   std::size_t next(std::size_t b, std::size_t e) const {
     std::size_t i = b;
     if (i < e && offset_ + i == 0) return i;
-    // Whole chunks with one test each (the inner loop vectorizes for arithmetic keys), then
-    // the chunk that holds the head element by element.
+#if PARPRIM_HEADS_SSE2
+    if constexpr (std::is_integral_v<Key> && (sizeof(Key) == 4 || sizeof(Key) == 8)) {
+      // a head among the first four (dense heads) without the vector search
+      for (const std::size_t near = e - i < 4 ? e : i + 4; i < near; ++i)
+        if (keys_[i] != keys_[i - 1]) return i;
+      i = skip_equal_keys_sse2(keys_, i, e);
+    }
+#endif
+    // Whole chunks with one test each, then the chunk that holds the head element by element.
     constexpr std::size_t chunk = 16;
     for (; i + chunk <= e; i += chunk) {
       bool differ = false;
@@ -148,7 +214,9 @@ class key_heads {
     const std::size_t c = count == std::dynamic_extent ? size_ - offset : count;
     return key_heads(keys_ + offset, c, offset_ + offset);
   }
-  key_heads first(std::size_t count) const noexcept { return subspan(0, count); }
+  key_heads first(std::size_t count) const noexcept {
+    return subspan(0, count);
+  }
 
  private:
   key_heads(const Key* keys, std::size_t size, std::size_t offset) noexcept
