@@ -8,6 +8,7 @@
 /// number of segments or larger (the rest must stay untouched), compared whole with the
 /// reference of harness.hpp (seed printed on failure).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -85,7 +86,10 @@ void run_segmented_reduce(const std::vector<std::size_t>& sizes, bool large) {
         check_flags<B, Case>(p, s.input, flags, s.init, begins, k);
         if (::testing::Test::HasFatalFailure()) return;
         if (runs_variant(s.n, s.index + di, i, 0, 2)) {
-          check_flags<B, Case>(p, s.input, flags, s.init, begins, k + 3);
+          // room for more than k: k + 3, or n + 1 (room for any number of segments: backends
+          // may then count while they reduce)
+          check_flags<B, Case>(p, s.input, flags, s.init, begins,
+                               (s.index + di + i) % 2 == 0 ? k + 3 : s.n + 1);
           if (::testing::Test::HasFatalFailure()) return;
           check_offsets<B, Case>(p, s.input, offsets32, s.init);
         } else {
@@ -99,6 +103,43 @@ void run_segmented_reduce(const std::vector<std::size_t>& sizes, bool large) {
 template <class B>
 class SegmentedReduce : public ::testing::Test {};
 TYPED_TEST_SUITE(SegmentedReduce, backends);
+/// Heads sparse where a block starts and dense after (a backend that guesses a block's density
+/// from its start must still count right), outputs of n elements and of exactly k, int64 sums.
+template <class B>
+void run_sparse_then_dense() {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  for (const std::size_t n : {std::size_t{9000}, std::size_t{40000}, std::size_t{100003}}) {
+    rng_t r = make_rng(seed, n);
+    std::vector<std::int64_t> x(n);
+    for (auto& v : x) v = uniform_int<std::int64_t>(r, -1000, 1000);
+    for (const std::size_t from : {n / 4, n / 2 + 1}) {
+      std::vector<std::uint8_t> f(n, 0);
+      for (std::size_t i = from; i < n; i += 1 + r() % 3) f[i] = 1;
+      std::vector<std::int64_t> want;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (i == 0 || f[i] != 0) want.push_back(7);
+        want.back() += x[i];
+      }
+      for (const auto& p : B::policies()) {
+        SCOPED_TRACE(p.name + ", n " + std::to_string(n) + ", dense from " + std::to_string(from));
+        for (const std::size_t room : {n, want.size()}) {
+          std::vector<std::int64_t> out(room, -1);
+          const std::size_t k =
+              parprim::segmented_reduce(p.policy, x, f, out, std::int64_t{7}, parprim::plus{});
+          ASSERT_EQ(k, want.size()) << "out of " << room;
+          ASSERT_TRUE(std::equal(want.begin(), want.end(), out.begin())) << "out of " << room;
+          ASSERT_TRUE(std::all_of(out.begin() + k, out.end(), [](auto v) { return v == -1; }));
+        }
+      }
+    }
+  }
+}
+
+TYPED_TEST(SegmentedReduce, SparseThenDenseHeads) {
+  run_sparse_then_dense<TypeParam>();
+}
+
 template <class B>
 class SegmentedReduceLarge : public ::testing::Test {};
 TYPED_TEST_SUITE(SegmentedReduceLarge, backends);

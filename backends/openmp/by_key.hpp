@@ -32,6 +32,20 @@ struct reduce_by_key_impl<omp_policy> {
                                          openmp::detail::store_keyed_results<Key, KeyOut, Out>{
                                              keys.data(), keys_out.data(), out.data()});
   }
+
+  /// \brief The front end calls this instead of plan and reduce when `keys_out` and `out` have
+  /// room for n results: sparse runs' keys are then read once (reduce_segments_counting).
+  static constexpr bool counts_while_reducing = true;
+
+  template <class Key, class Input, class KeyOut, class Out, class Op>
+  static std::size_t reduce_counting(const omp_policy& policy, std::span<const Key> keys,
+                                     const Input& in, std::span<KeyOut> keys_out,
+                                     std::span<Out> out, Op op) {
+    return openmp::detail::reduce_segments_counting<Out>(
+        policy, in, key_heads<Key>(keys), static_cast<const Out*>(nullptr), op,
+        openmp::detail::store_keyed_results<Key, KeyOut, Out>{keys.data(), keys_out.data(),
+                                                              out.data()});
+  }
 };
 
 template <>

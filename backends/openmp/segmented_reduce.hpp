@@ -4,7 +4,8 @@
 /// detail/segments.hpp: elements split evenly over the threads, one fold per block, the blocks
 /// stitched in order on the calling thread. Head flags are counted per block first (that count
 /// is checked against the output before anything is written, and places each block's
-/// results); offsets are checked in parallel. T_P = n/p + p.
+/// results), but where `out` has room for n results and a block's heads are sparse, which it
+/// then reads once (reduce_segments_counting); offsets are checked in parallel. T_P = n/p + p.
 
 #include <cstddef>
 #include <span>
@@ -35,6 +36,19 @@ struct segmented_reduce_impl<omp_policy> {
                            Out init, Op op) {
     openmp::detail::reduce_segments<Out>(plan, in, flag_heads<Flag>(flags), &init, op,
                                          openmp::detail::store_results<Out>{out.data()});
+  }
+
+  /// \brief The front end calls this instead of plan_flags and reduce_flags when `out` has
+  /// room for n results: sparse heads are then read once (reduce_segments_counting).
+  static constexpr bool counts_while_reducing = true;
+
+  template <class Input, class Flag, class Out, class Op>
+  static std::size_t reduce_flags_counting(const omp_policy& policy, const Input& in,
+                                           std::span<const Flag> flags, std::span<Out> out,
+                                           Out init, Op op) {
+    return openmp::detail::reduce_segments_counting<Out>(
+        policy, in, flag_heads<Flag>(flags), &init, op,
+        openmp::detail::store_results<Out>{out.data()});
   }
 
   template <class I>

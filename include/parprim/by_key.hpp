@@ -94,8 +94,9 @@ void check_scan_by_key_args(const KeySpan& keys, const InputSpan& in, const Outp
 /// \return the number of runs (0 when n == 0)
 /// \pre `op` is callable as `T op(T, T)` and associative; elements are converted to `T`.
 /// \par Complexity  O(n) applications of `op` and O(n) key comparisons; the keys are read twice
-///   (once to count the runs, before anything is written), but once on parprim::cuda when both
-///   outputs have n elements.
+///   (once to count the runs, before anything is written), but once when both outputs have n
+///   elements on parprim::cuda, and on parprim::omp where the runs are long (at least 64 keys
+///   on average).
 /// \par Errors  parprim::invalid_argument, before anything is written, if `keys` and `in`
 ///   differ in size, data is null with a non-zero size, an output overlaps an input or the
 ///   other output, or `keys_out` or `out` has fewer elements than there are runs.

@@ -113,7 +113,8 @@ void check_offset_reduce_args(const InputSpan& in, const OffsetSpan& offsets, co
 /// \pre `op` is callable as `T op(T, T)` (else a compile error) and associative; elements are
 ///   converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op`; the flags are read twice (once to count the
-///   segments, before anything is written), but once on parprim::cuda when `out` has n elements.
+///   segments, before anything is written), but once when `out` has n elements on parprim::cuda,
+///   and on parprim::omp where the heads are sparse (at most one in 64 elements).
 /// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` does not
 ///   have n elements, data is null with n > 0, `out` overlaps `in` or `head_flags`, or `out` has
 ///   fewer elements than there are segments.

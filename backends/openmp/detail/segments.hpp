@@ -119,6 +119,8 @@ block_ends<T> reduce_block(const Input& in, const Heads& heads, std::size_t b, s
   for (++i; i < e; ++i) {
     if (heads.inner(i)) {
       emit(s++, head, acc);
+      if constexpr (requires { emit.full; })
+        if (emit.full) return r;  // a block_results that took no more: the caller redoes it
       head = i;
       acc = start(i);
       run = 0;
@@ -352,33 +354,145 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
 /// blocks dense in heads are summed by sum_block_by_prefix, which writes the results' arrays
 /// itself. Without `init` (reduce_by_key) a sum starts from zero, which is the same.
 template <class T, class Input, class Heads, class Op, class Emit>
+block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
+                                 std::size_t s, std::size_t count, const T* init, const Op& op,
+                                 Emit& emit) {
+  if constexpr (only_stores_v<Emit> &&
+                sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>) {
+    const bool vectorized = sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
+                            sums_tails_avx2_usable();
+    if (dense_enough_for_prefix(count, e - b, vectorized))
+      return sum_block_by_prefix(in, heads, b, e, count, vectorized, init != nullptr ? *init : T{},
+                                 op, s, emit);
+  }
+  return reduce_block(in, heads, b, e, init, op, s, emit);
+}
+
+/// \brief Block `t` (`bl`) of reduce_segments: fold_counted_block from its planned segments.
+template <class T, class Input, class Heads, class Op, class Emit>
+block_ends<T> reduce_segments_block(const segment_plan& plan, const Input& in, const Heads& heads,
+                                    const T* init, const Op& op, Emit& emit, const block& bl,
+                                    std::size_t t) {
+  return fold_counted_block(in, heads, bl.begin, bl.end, plan.before[t],
+                            plan.before[t + 1] - plan.before[t], init, op, emit);
+}
+
+template <class T, class Input, class Heads, class Op, class Emit>
 void reduce_segments(const segment_plan& plan, const Input& in, const Heads& heads, const T* init,
                      const Op& op, Emit emit) {
   const std::size_t n = in.size();
-  const auto fold_block = [&](std::size_t b, std::size_t e, std::size_t s, std::size_t count) {
-    if constexpr (only_stores_v<Emit> &&
-                  sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>) {
-      const bool vectorized = sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
-                              sums_tails_avx2_usable();
-      if (dense_enough_for_prefix(count, e - b, vectorized))
-        return sum_block_by_prefix(in, heads, b, e, count, vectorized,
-                                   init != nullptr ? *init : T{}, op, s, emit);
-    }
-    return reduce_block(in, heads, b, e, init, op, s, emit);
-  };
   if (plan.team <= 1) {
-    const block_ends<T> r = fold_block(0, n, 0, plan.count);
+    const block_ends<T> r = fold_counted_block(in, heads, 0, n, 0, plan.count, init, op, emit);
     if (r.tail) emit(r.tail_segment, r.tail_head, *r.tail);
     return;
   }
   std::vector<cache_padded<block_ends<T>>> ends(static_cast<std::size_t>(plan.team));
   for_each_block(plan.team, [&](int blk) {
-    const block bl = block_of(n, plan.team, blk);
     const auto t = static_cast<std::size_t>(blk);
     ends[t].value =
-        fold_block(bl.begin, bl.end, plan.before[t], plan.before[t + 1] - plan.before[t]);
+        reduce_segments_block(plan, in, heads, init, op, emit, block_of(n, plan.team, blk), t);
   });
   stitch(ends, op, emit);
+}
+
+/// \brief A block's results kept while it is reduced before the blocks' counts are known
+/// (reduce_segments_counting): each value and, by key, its run's key, at most `cap` of them;
+/// `full` once one more came (reduce_block then stops).
+template <class T, class Emit>
+struct block_results {
+  static constexpr bool keyed = !std::is_void_v<typename Emit::key_type>;
+  using key_t = std::conditional_t<keyed, typename Emit::key_type, char>;
+  const key_t* key_source = nullptr;
+  std::size_t cap = 0;
+  std::vector<T> values;
+  std::vector<key_t> keys;
+  bool full = false;
+
+  void operator()(std::size_t, std::size_t head, const T& value) {
+    if (values.size() == cap) {
+      full = true;
+      return;
+    }
+    values.push_back(value);
+    if constexpr (keyed) keys.push_back(key_source[head]);
+  }
+  /// \brief Stores the results as segments s, s + 1, ... through `emit`'s arrays.
+  void store(const Emit& emit, std::size_t s) const {
+    std::copy(values.begin(), values.end(), emit.out + s);
+    if constexpr (keyed) std::copy(keys.begin(), keys.end(), emit.key_slots(s));
+  }
+};
+
+/// \brief Elements at a block's start whose heads reduce_segments_counting counts to guess the
+/// block's density.
+inline constexpr std::size_t density_sample = 4096;
+
+/// \brief reduce_segments for outputs with room for n results, without counting the heads
+/// first where they are sparse: a block whose first `density_sample` elements hold at most one
+/// head in 64 is reduced at once (reduce_block), its results kept aside (block_results, up to
+/// one in 64 of its elements) and stored once the blocks before it are counted; a denser block,
+/// or one whose results outgrow that, is counted, then reduced as reduce_segments does. So
+/// sparse heads are read once instead of twice. Returns the number of segments.
+template <class T, class Input, class Heads, class Op, class Emit>
+std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, const Heads& heads,
+                                     const T* init, const Op& op, Emit emit) {
+  const std::size_t n = in.size();
+  if (n == 0) return 0;
+  const auto sparse = [&](std::size_t b, std::size_t e) {
+    const std::size_t m = e - b < density_sample ? e - b : density_sample;
+    return heads.count(b, b + m) * 64 <= m;
+  };
+  const int team = team_size(policy, n);
+  if (team <= 1 && sparse(0, n)) {  // one block: its results go straight to their places
+    const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);
+    emit(r.tail_segment, r.tail_head, *r.tail);  // (element 0 is a head: there is a tail)
+    return r.tail_segment + 1;
+  }
+  if (team <= 1) {
+    segment_plan plan;
+    plan.count = heads.count(0, n);
+    reduce_segments(plan, in, heads, init, op, emit);
+    return plan.count;
+  }
+  const auto blocks = static_cast<std::size_t>(team);
+  using kept_t = block_results<T, Emit>;
+  std::vector<cache_padded<std::optional<kept_t>>> kept(blocks);
+  std::vector<cache_padded<block_ends<T>>> ends(blocks);
+  std::vector<cache_padded<std::size_t>> counts(blocks);
+  for_each_block(team, [&](int blk) {
+    const block bl = block_of(n, team, blk);
+    const auto t = static_cast<std::size_t>(blk);
+    if (bl.begin < bl.end && sparse(bl.begin, bl.end)) {
+      kept_t k;
+      if constexpr (kept_t::keyed) k.key_source = heads_keys(heads);
+      k.cap = (bl.end - bl.begin) / 64 + 64;
+      block_ends<T> r = reduce_block(in, heads, bl.begin, bl.end, init, op, 0, k);
+      if (!k.full) {
+        counts[t].value = k.values.size() + (r.tail ? 1 : 0);
+        ends[t].value = std::move(r);
+        kept[t].value.emplace(std::move(k));
+        return;
+      }
+    }
+    counts[t].value = heads.count(bl.begin, bl.end);
+  });
+  segment_plan plan;
+  plan.team = team;
+  plan.before.assign(blocks + 1, 0);
+  for (std::size_t t = 0; t < blocks; ++t) plan.before[t + 1] = plan.before[t] + counts[t].value;
+  plan.count = plan.before[blocks];
+  for_each_block(team, [&](int blk) {
+    const auto t = static_cast<std::size_t>(blk);
+    if (kept[t].value) {
+      kept[t].value->store(emit, plan.before[t]);
+      ends[t].value.tail_segment += plan.before[t];
+    } else {
+      const block bl = block_of(n, team, blk);
+      ends[t].value = reduce_segments_block(plan, in, heads, init, op, emit, bl, t);
+    }
+  });
+  stitch(ends, op, emit);
+  return plan.count;
 }
 
 /// \brief `emit(s, offsets[s], init op in[offsets[s]] op ...)` for the segments s of [lo, hi) of
