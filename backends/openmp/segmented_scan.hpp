@@ -2,13 +2,17 @@
 /// \file
 /// \brief OpenMP segmented scans: the tiled three-phase driver with the flag operator as the
 /// carry combiner. A block's total folds only from its last head, and a block starting with
-/// a head ignores its carry.
+/// a head ignores its carry. Inclusive integer sums with one-byte flags or integer keys take
+/// an AVX2 block step where the processor has it (segmented_sums_avx2.hpp).
 
 #include <cstddef>
 #include <span>
+#include <type_traits>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_sequence.hpp>
+#include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
@@ -37,6 +41,17 @@ struct segmented_scan_impl<omp_policy> {
         const Out first = restart ? static_cast<Out>(in[b]) : carry->value;
         std::size_t i = b;
         if (restart) out[i++] = first;
+#if PARPRIM_HOST_AVX2
+        if constexpr (openmp::detail::segmented_sums_avx2_ok<Out, Input, Flags, Op>()) {
+          if (openmp::detail::sums_tails_avx2_usable()) {
+            using U = std::make_unsigned_t<Out>;
+            openmp::detail::segmented_sums_avx2<U>(reinterpret_cast<U*>(out.data()), i, e, stream,
+                                                   static_cast<U>(first),
+                                                   reinterpret_cast<const U*>(in.data()), flags);
+            return;
+          }
+        }
+#endif
         if constexpr (openmp::detail::branch_free_select_v<Out>) {
           openmp::detail::write_segmented_sequence(out.data(), i, e, stream, first, in, flags, op);
         } else {
