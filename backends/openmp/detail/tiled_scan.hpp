@@ -143,6 +143,7 @@ struct next_round_prefetch {
   /// per 64-byte line; the floating-point chain leaves the issue slots free.)
   void operator()(std::size_t k) const {
     if constexpr (active) {
+      if (ahead == 0) return;  // one thread: no rounds (a test the compiler hoists out of loops)
       using In = typename Input::value_type;
       const std::size_t at = k + ahead < n ? k + ahead : n - 1;
       __builtin_prefetch(static_cast<const In*>(data) + at);
