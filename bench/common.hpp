@@ -251,6 +251,20 @@ void check_segmented_scan(benchmark::State& state, std::span<const T> in,
     state.SkipWithError(("wrong segmented scan: " + std::to_string(bad) + " elements").c_str());
 }
 
+/// \brief Reports an error unless out is the exclusive plus-scan of in from zero, restarting at
+/// zero at each head (flags[i] != 0, and element 0).
+template <class T>
+void check_segmented_exclusive_scan(benchmark::State& state, std::span<const T> in,
+                                    std::span<const std::uint8_t> flags, std::span<const T> out) {
+  static_assert(std::is_integral_v<T>, "scan checks are exact and need integers");
+  const std::size_t bad = parallel_count(in.size(), [&](std::size_t i) {
+    return out[i] != (i == 0 || flags[i] ? T{} : static_cast<T>(out[i - 1] + in[i - 1]));
+  });
+  if (bad != 0)
+    state.SkipWithError(
+        ("wrong segmented exclusive scan: " + std::to_string(bad) + " elements").c_str());
+}
+
 // --- registration ----------------------------------------------------------------------------
 
 /// \brief "a/b/c" from the parts.

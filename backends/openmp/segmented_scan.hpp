@@ -2,8 +2,8 @@
 /// \file
 /// \brief OpenMP segmented scans: the tiled three-phase driver with the flag operator as the
 /// carry combiner. A block's total folds only from its last head, and a block starting with
-/// a head ignores its carry. Inclusive integer sums with one-byte flags or integer keys take
-/// an AVX2 block step where the processor has it (segmented_sums_avx2.hpp).
+/// a head ignores its carry. Integer sums with one-byte flags or integer keys take an AVX2 block
+/// step where the processor has it (segmented_sums_avx2.hpp).
 
 #include <cstddef>
 #include <span>
@@ -45,9 +45,9 @@ struct segmented_scan_impl<omp_policy> {
         if constexpr (openmp::detail::segmented_sums_avx2_ok<Out, Input, Flags, Op>()) {
           if (openmp::detail::sums_tails_avx2_usable()) {
             using U = std::make_unsigned_t<Out>;
-            openmp::detail::segmented_sums_avx2<U>(reinterpret_cast<U*>(out.data()), i, e, stream,
-                                                   static_cast<U>(first),
-                                                   reinterpret_cast<const U*>(in.data()), flags);
+            openmp::detail::segmented_sums_avx2<false, U>(
+                reinterpret_cast<U*>(out.data()), i, e, stream, static_cast<U>(first),
+                reinterpret_cast<const U*>(in.data()), flags);
             return;
           }
         }
@@ -81,6 +81,25 @@ struct segmented_scan_impl<omp_policy> {
         op.scan_block(in, b, e, &first, &init, &flags, true,
                       openmp::detail::sequence_store<Out>{out.data(), stream});
       } else {
+#if PARPRIM_HOST_AVX2
+        if constexpr (openmp::detail::segmented_sums_avx2_ok<Out, Input, Flags, Op>()) {
+          if (openmp::detail::sums_tails_avx2_usable()) {
+            using U = std::make_unsigned_t<Out>;
+            auto* o = reinterpret_cast<U*>(out.data());
+            const auto* x = reinterpret_cast<const U*>(in.data());
+            U acc = static_cast<U>(first);
+            std::size_t i = b;
+            if (b == 0) {  // element 0 starts a segment (read before written: out may be in)
+              acc = static_cast<U>(static_cast<U>(init) + x[0]);
+              o[0] = static_cast<U>(init);
+              i = 1;
+            }
+            openmp::detail::segmented_sums_avx2<true, U>(o, i, e, stream, acc, x, flags,
+                                                         static_cast<U>(init));
+            return;
+          }
+        }
+#endif
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = first, init, &in, &flags, op](std::size_t k) mutable {
                                          if (k == 0 || flags[k]) acc = init;

@@ -1,5 +1,5 @@
 /// \file
-/// \brief parprim::reduce_by_key and parprim::inclusive_scan_by_key on parprim's CPU backends:
+/// \brief parprim::reduce_by_key and the scans by key on parprim's CPU backends:
 /// seq and omp over threads 1..max, int32 keys and values, plus; runs of equal keys as the head
 /// flags of bench/common.hpp mark segments, at three densities (1 in 1000, 1 in 10, a new key
 /// at every element). Bytes read: n * (4 + 4); written: k * (4 + 4) (reduce) or n * 4 (scan).
@@ -80,6 +80,24 @@ void run_scan(benchmark::State& state, const std::string& key, const Policy& pol
   set_counters(state, n, n * 2 * sizeof(T), n * sizeof(T), threads);
 }
 
+template <class Policy>
+void run_exclusive_scan(benchmark::State& state, const std::string& key, const Policy& policy,
+                        std::size_t one_in, std::size_t n, int threads) {
+  const auto in = input<T>(n);
+  const auto keys = run_keys(n, one_in);
+  const auto flags = head_flags(n, one_in);
+  const auto out = output<T>(n);
+  const bool check = first_time(key);
+  if (check) poison(out.span());
+  for (auto _ : state) {
+    parprim::exclusive_scan_by_key(policy, keys.span(), in.span(), out.span(), T{0},
+                                   parprim::plus{});
+    benchmark::ClobberMemory();
+  }
+  if (check) check_segmented_exclusive_scan<T>(state, in.span(), flags.span(), out.span());
+  set_counters(state, n, n * 2 * sizeof(T), n * sizeof(T), threads);
+}
+
 constexpr std::size_t densities[] = {1000, 10, 1};
 
 template <class Run>
@@ -93,6 +111,7 @@ void register_primitive(const std::string& primitive, Run run) {
 const bool registered = register_benchmarks([] {
   register_primitive("reduce_by_key", [](auto&&... args) { run_reduce(args...); });
   register_primitive("inclusive_scan_by_key", [](auto&&... args) { run_scan(args...); });
+  register_primitive("exclusive_scan_by_key", [](auto&&... args) { run_exclusive_scan(args...); });
 });
 
 }  // namespace

@@ -1,8 +1,11 @@
 #pragma once
 /// \file
-/// \brief The AVX2 form of an inclusive segmented scan's block step for integer sums: values of
-/// 4 or 8 bytes (8 or 4 to a vector), heads from one-byte flags or from integer keys of the
-/// values' size (a head where a key differs from the one before it). For each vector:
+/// \brief The AVX2 form of a segmented scan's block step for integer sums, inclusive or
+/// exclusive: values of 4 or 8 bytes (8 or 4 to a vector), heads from one-byte flags or from
+/// integer keys of the values' size (a head where a key differs from the one before it). With
+/// `base` added to each head's element (an exclusive scan's `init`; 0 for an inclusive one),
+/// the running value t_k is x_k + base at a head, t_(k-1) + x_k elsewhere, and the output t_k
+/// (inclusive) or t_k - x_k (exclusive). For each vector:
 /// - its heads as a lane mask (flags: each byte against zero; keys: each key against the one
 ///   before it);
 /// - the segmented prefix sum within the vector by shifted adds, a lane adding the lanes before
@@ -38,8 +41,8 @@ template <class K, class U>
 inline constexpr bool integer_key_heads_v<parprim::detail::key_heads<K>, U> =
     std::is_integral_v<K> && !std::is_same_v<K, bool> && sizeof(K) == sizeof(U);
 
-/// \brief Whether segmented_sums_avx2 takes an inclusive segmented scan with `Op` of `Input`
-/// into `Out`, heads given by `Flags`: integer plus on 4- or 8-byte results, the input the
+/// \brief Whether segmented_sums_avx2 takes a segmented scan with `Op` of `Input` into `Out`,
+/// heads given by `Flags`: integer plus on 4- or 8-byte results, the input the
 /// results' own type in memory, flags of one byte or integer keys of the results' size.
 template <class Out, class Input, class Flags, class Op>
 constexpr bool segmented_sums_avx2_ok() {
@@ -81,16 +84,16 @@ PARPRIM_TARGET_AVX2 inline __m256i heads_mask_avx2(const Flags& flags, std::size
   }
 }
 
-/// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the inclusive segmented sum
-/// whose running value before element b is `acc`, with streaming stores if `stream` (then a
-/// store fence). Returns the running value after element e - 1.
-template <class U, class Flags>
+/// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the segmented sum (see the file
+/// comment) whose running value before element b is `acc`, with streaming stores if `stream`
+/// (then a store fence). Returns the running value after element e - 1.
+template <bool Exclusive, class U, class Flags>
 PARPRIM_TARGET_AVX2 U segmented_sums_avx2(U* out, std::size_t b, std::size_t e, bool stream, U acc,
-                                          const U* in, const Flags& flags) {
+                                          const U* in, const Flags& flags, U base = 0) {
   constexpr std::size_t w = 32 / sizeof(U);
   const auto scalar = [&](std::size_t k) {
-    acc = parprim::detail::head_after_first(flags, k) ? in[k] : static_cast<U>(acc + in[k]);
-    out[k] = acc;
+    acc = static_cast<U>((parprim::detail::head_after_first(flags, k) ? base : acc) + in[k]);
+    out[k] = Exclusive ? static_cast<U>(acc - in[k]) : acc;
   };
   std::size_t k = b;
   // to a 32-byte boundary of the output, so that streaming stores are aligned
@@ -98,9 +101,13 @@ PARPRIM_TARGET_AVX2 U segmented_sums_avx2(U* out, std::size_t b, std::size_t e, 
   bool vectors = false;  // whether a vector went by (the running sum then in `carry`)
   __m256i carry = sizeof(U) == 4 ? _mm256_set1_epi32(static_cast<int>(acc))
                                  : _mm256_set1_epi64x(static_cast<long long>(acc));
+  const __m256i bases = sizeof(U) == 4 ? _mm256_set1_epi32(static_cast<int>(base))
+                                       : _mm256_set1_epi64x(static_cast<long long>(base));
   for (; k + w <= e; k += w) {
-    __m256i s = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k));
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k));
     __m256i f = heads_mask_avx2<U>(flags, k);
+    __m256i s = sizeof(U) == 4 ? _mm256_add_epi32(x, _mm256_and_si256(f, bases))
+                               : _mm256_add_epi64(x, _mm256_and_si256(f, bases));
     // within each 128-bit half: shifted adds that stop at a head
     if constexpr (sizeof(U) == 4) {
       s = _mm256_add_epi32(s, _mm256_andnot_si256(f, _mm256_slli_si256(s, 4)));
@@ -127,6 +134,7 @@ PARPRIM_TARGET_AVX2 U segmented_sums_avx2(U* out, std::size_t b, std::size_t e, 
       carry = _mm256_permute4x64_epi64(s, 0xff);
     }
     vectors = true;
+    if constexpr (Exclusive) s = sizeof(U) == 4 ? _mm256_sub_epi32(s, x) : _mm256_sub_epi64(s, x);
     auto* dst = reinterpret_cast<__m256i*>(out + k);
     if (stream)
       _mm256_stream_si256(dst, s);
