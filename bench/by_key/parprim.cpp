@@ -63,9 +63,10 @@ void run_reduce(benchmark::State& state, const std::string& key, const Policy& p
   set_counters(state, n, n * 2 * sizeof(T), k * 2 * sizeof(T), threads);
 }
 
+/// One scan by key, inclusive or (`exclusive`, from 0) exclusive, checked once.
 template <class Policy>
 void run_scan(benchmark::State& state, const std::string& key, const Policy& policy,
-              std::size_t one_in, std::size_t n, int threads) {
+              std::size_t one_in, std::size_t n, int threads, bool exclusive) {
   const auto in = input<T>(n);
   const auto keys = run_keys(n, one_in);
   const auto flags = head_flags(n, one_in);
@@ -73,28 +74,17 @@ void run_scan(benchmark::State& state, const std::string& key, const Policy& pol
   const bool check = first_time(key);
   if (check) poison(out.span());
   for (auto _ : state) {
-    parprim::inclusive_scan_by_key(policy, keys.span(), in.span(), out.span(), parprim::plus{});
+    if (exclusive)
+      parprim::exclusive_scan_by_key(policy, keys.span(), in.span(), out.span(), T{0},
+                                     parprim::plus{});
+    else
+      parprim::inclusive_scan_by_key(policy, keys.span(), in.span(), out.span(), parprim::plus{});
     benchmark::ClobberMemory();
   }
-  if (check) check_segmented_scan<T>(state, in.span(), flags.span(), out.span());
-  set_counters(state, n, n * 2 * sizeof(T), n * sizeof(T), threads);
-}
-
-template <class Policy>
-void run_exclusive_scan(benchmark::State& state, const std::string& key, const Policy& policy,
-                        std::size_t one_in, std::size_t n, int threads) {
-  const auto in = input<T>(n);
-  const auto keys = run_keys(n, one_in);
-  const auto flags = head_flags(n, one_in);
-  const auto out = output<T>(n);
-  const bool check = first_time(key);
-  if (check) poison(out.span());
-  for (auto _ : state) {
-    parprim::exclusive_scan_by_key(policy, keys.span(), in.span(), out.span(), T{0},
-                                   parprim::plus{});
-    benchmark::ClobberMemory();
-  }
-  if (check) check_segmented_exclusive_scan<T>(state, in.span(), flags.span(), out.span());
+  if (check && exclusive)
+    check_segmented_exclusive_scan<T>(state, in.span(), flags.span(), out.span());
+  else if (check)
+    check_segmented_scan<T>(state, in.span(), flags.span(), out.span());
   set_counters(state, n, n * 2 * sizeof(T), n * sizeof(T), threads);
 }
 
@@ -110,8 +100,8 @@ void register_primitive(const std::string& primitive, Run run) {
 
 const bool registered = register_benchmarks([] {
   register_primitive("reduce_by_key", [](auto&&... args) { run_reduce(args...); });
-  register_primitive("inclusive_scan_by_key", [](auto&&... args) { run_scan(args...); });
-  register_primitive("exclusive_scan_by_key", [](auto&&... args) { run_exclusive_scan(args...); });
+  register_primitive("inclusive_scan_by_key", [](auto&&... args) { run_scan(args..., false); });
+  register_primitive("exclusive_scan_by_key", [](auto&&... args) { run_scan(args..., true); });
 });
 
 }  // namespace
