@@ -5,7 +5,8 @@
 /// one segment of n elements and n segments of one element keep every thread equally busy:
 /// 1. (plan, head flags and keys) each thread counts the heads in its block; the counts'
 ///    prefix says where each block's results go, and their sum is checked against the output
-///    before anything is written;
+///    before anything is written (where the output has room for n results, a block whose heads
+///    are sparse is reduced first, its results kept aside: reduce_segments_counting);
 /// 2. each thread folds its block: the elements before its first head (the "lead", which
 ///    continues a segment begun in an earlier block), every segment that ends inside the
 ///    block (written at once) and the segment still open at its end (the "tail");
@@ -348,11 +349,9 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   return r;
 }
 
-/// \brief Reduces every segment of `in` (heads as planned) and hands each result to
-/// `emit(s, head, value)`, once per segment, from any thread. Where `emit` only stores
-/// (store_results, store_keyed_results) and the segments are integer sums (sums_by_prefix_v),
-/// blocks dense in heads are summed by sum_block_by_prefix, which writes the results' arrays
-/// itself. Without `init` (reduce_by_key) a sum starts from zero, which is the same.
+/// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
+/// sum_block_by_prefix where the segments are integer sums dense enough for it (see
+/// reduce_segments), else by reduce_block.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
                                  std::size_t s, std::size_t count, const T* init, const Op& op,
@@ -377,6 +376,11 @@ block_ends<T> reduce_segments_block(const segment_plan& plan, const Input& in, c
                             plan.before[t + 1] - plan.before[t], init, op, emit);
 }
 
+/// \brief Reduces every segment of `in` (heads as planned) and hands each result to
+/// `emit(s, head, value)`, once per segment, from any thread. Where `emit` only stores
+/// (store_results, store_keyed_results) and the segments are integer sums (sums_by_prefix_v),
+/// blocks dense in heads are summed by sum_block_by_prefix, which writes the results' arrays
+/// itself. Without `init` (reduce_by_key) a sum starts from zero, which is the same.
 template <class T, class Input, class Heads, class Op, class Emit>
 void reduce_segments(const segment_plan& plan, const Input& in, const Heads& heads, const T* init,
                      const Op& op, Emit emit) {
