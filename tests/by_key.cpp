@@ -140,8 +140,10 @@ void run_long_then_short_runs() {
     for (const std::size_t from : {n / 4, n / 2 + 1}) {
       std::vector<Key> keys(n);
       Key key = 0;
+      Key step = Key{1} << 8;
+      if constexpr (sizeof(Key) == 8) step = Key{1} << 40;  // (differing in the upper half)
       for (std::size_t i = 0; i < n; ++i) {
-        if (i >= from && r() % 3 == 0) key = static_cast<Key>(key + (Key{1} << (sizeof(Key) * 4)));
+        if (i >= from && r() % 3 == 0) key = static_cast<Key>(key + step);
         keys[i] = key;
       }
       std::vector<Key> want_keys;
