@@ -254,6 +254,43 @@ TYPED_TEST(ExactPlusLarge, DoubleEqualsExactReference) {
   run_exact<TypeParam, double>({1000003, (std::size_t{1} << 20) + 1}, large_mixes, true);
 }
 
+/// \brief Chunks of very different ranges side by side, over many OpenMP rounds: each run of
+/// 1024 elements (the chunk) scaled by 1, 2^e or 2^-e in turn (e = 40 for float, 300 for
+/// double), so a chunk summed with another chunk's survey (a backend reusing a fold's surveys
+/// in its scan, and getting the wrong ones) would be sliced wrongly.
+template <class B, class F>
+void check_alternating_ranges() {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  const std::size_t n = 3 * (std::size_t{1} << 16) + 5;
+  const int e = sizeof(F) == 4 ? 40 : 300;
+  rng_t r = make_rng(seed, n, 97);
+  std::vector<F> in = exact_input<F>(exact_mix::uniform, r, n);
+  for (std::size_t i = 0; i < n; ++i)
+    in[i] = std::ldexp(in[i], (static_cast<int>(i / 1024 % 3) - 1) * e);
+  const F init = std::ldexp(F(1), e);
+  const auto inclusive = exact_expected<F>::scan(in, nullptr, false, init);
+  const auto exclusive = exact_expected<F>::scan(in, nullptr, true, init);
+  using buf = typename B::template buffer<F>;
+  buf input{std::span<const F>(in)};
+  const std::span<const F> x(input.range());
+  for_each_policy<B>([] { return B::reproducibility_policies(); },
+                     [&](const auto& p) {
+                       buf out(n, byte_pattern<F>(poison_byte));
+                       parprim::inclusive_scan(p.policy, x, out.range(), parprim::exact_plus{});
+                       EXPECT_TRUE(same_bits(inclusive, out.read_all())) << "inclusive_scan";
+                       parprim::exclusive_scan(p.policy, x, out.range(), init,
+                                               parprim::exact_plus{});
+                       EXPECT_TRUE(same_bits(exclusive, out.read_all())) << "exclusive_scan";
+                     },
+                     n);
+}
+
+TYPED_TEST(ExactPlus, ChunksOfAlternatingRanges) {
+  check_alternating_ranges<TypeParam, float>();
+  check_alternating_ranges<TypeParam, double>();
+}
+
 /// \brief The documented semantics on every policy: one rounding, special values, signed
 /// zeros, integers.
 TYPED_TEST(ExactPlus, DocumentedCases) {
@@ -431,6 +468,61 @@ void check_chunk_forms(std::uint64_t seed) {
       }
     }
   }
+}
+
+/// \brief The float scan's proof against one bound for the whole chunk, in its AVX2 form and
+/// element by element: each rejects the chunk when any prefix lies nearer its float midpoint
+/// than the bound or below the chunk's smallest binade (and the AVX2 form also where the chunk's
+/// prefixes may reach 2^127: it never proves what the other does not); else both write the same
+/// outputs. Every position of the odd prefix (each quarter, vector part and tail).
+TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
+  namespace ex = parprim::detail::exact;
+  if (!parprim::detail::avx2_supported())
+    GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
+                    "the chunk-bound proof runs only in its portable form, which the other tests "
+                    "check against the reference";
+#if PARPRIM_HOST_AVX2
+  constexpr std::size_t n = 30, quarter = 8;  // quarters of 8, 8, 8 and 6 (4 + 2 left over)
+  const ex::chunk_bound bound{0x1p-30, 0x1p-3, 1.0};
+  static double running[1][ex::chunk];
+  const double offset[ex::scan_chains][1] = {{0.0}, {0.0}, {0.0}, {0.0}};
+  const auto prove = [&](const ex::chunk_bound& b, bool& same_outputs) {
+    float vector_out[n], portable_out[n];
+    std::uint64_t portable = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      portable |= ex::round_prefix_in_chunk<1>(0.0, &running[0][i], b, portable_out[i]);
+    const std::uint64_t vector =
+        ex::prove_in_chunk_avx2<1>(n, quarter, running, offset, 0.0, b, vector_out);
+    same_outputs = std::memcmp(vector_out, portable_out, sizeof vector_out) == 0;
+    if (portable != 0) {
+      EXPECT_NE(vector, 0u) << "the AVX2 form proved what the portable did not";
+    }
+    return vector != 0;
+  };
+  const auto reset = [&] {
+    for (std::size_t i = 0; i < n; ++i) running[0][i] = 0.75 + static_cast<double>(i) * 0x1p-20;
+  };
+  reset();
+  bool same = false;
+  EXPECT_FALSE(prove(bound, same)) << "every prefix far from its midpoint, above 2^-3";
+  EXPECT_TRUE(same) << "proved outputs differ";
+  EXPECT_TRUE(prove(ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same)) << "may reach 2^127";
+  for (std::size_t at = 0; at < n; ++at) {
+    SCOPED_TRACE("odd prefix at " + std::to_string(at));
+    reset();
+    running[0][at] = 0x1p-5;  // exactly a float, yet below the chunk's smallest binade
+    EXPECT_TRUE(prove(bound, same)) << "a prefix below the smallest binade";
+    reset();
+    running[0][at] = -0x1p-4 - 0x1p-20;
+    EXPECT_TRUE(prove(bound, same)) << "a negative prefix below the smallest binade";
+    reset();
+    running[0][at] = 0.75 + 0x1p-25 + 0x1p-40;  // 2^-40 from the float midpoint
+    EXPECT_TRUE(prove(bound, same)) << "a prefix within the bound of its midpoint";
+    reset();
+    running[0][at] = -(0.75 + 0x1p-25) + 0x1p-40;
+    EXPECT_TRUE(prove(bound, same)) << "a negative prefix within the bound of its midpoint";
+  }
+#endif
 }
 
 TEST(ExactChunkPasses, AvxAndPortableFormsGiveTheSameBits) {

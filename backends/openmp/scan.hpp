@@ -28,10 +28,12 @@ struct scan_impl<omp_policy> {
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
         in, round_elements<Input, Op>(policy, team));
+    openmp::detail::thread_memos<Op> memos(team);
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, c, nullptr, no_flags, false,
-                      openmp::detail::sequence_store<Out>{out.data(), stream});
+        scan_accumulating(
+            op, in, b, e, c, false,
+            openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
       } else {
         std::size_t i = b;
         const Out first = c ? *c : static_cast<Out>(in[b]);
@@ -46,7 +48,7 @@ struct scan_impl<omp_policy> {
                                        });
       }
     };
-    run(team, policy, in, carry, op, scan_block);
+    run(team, policy, in, carry, op, memos, scan_block);
   }
 
   template <class Input, class Out, class Op>
@@ -58,11 +60,13 @@ struct scan_impl<omp_policy> {
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
     const openmp::detail::next_round_prefetch<Out, Input> prefetch(
         in, round_elements<Input, Op>(policy, team));
+    openmp::detail::thread_memos<Op> memos(team);
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
-        op.scan_block(in, b, e, carry, nullptr, no_flags, true,
-                      openmp::detail::sequence_store<Out>{out.data(), stream});
+        scan_accumulating(
+            op, in, b, e, carry, true,
+            openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = *carry, &in, op, prefetch](std::size_t k) mutable {
@@ -73,7 +77,7 @@ struct scan_impl<omp_policy> {
                                        });
       }
     };
-    run(team, policy, in, &init, op, scan_block);
+    run(team, policy, in, &init, op, memos, scan_block);
   }
 
  private:
@@ -85,11 +89,25 @@ struct scan_impl<omp_policy> {
                     : 0;
   }
 
-  template <class Input, class Acc, class Op, class ScanBlock>
+  /// \brief An accumulating operator's scan of block [b, e), with the memo its fold of the
+  /// block left on this thread where it has them.
+  template <class Op, class Input, class Acc, class Store, class Memos>
+  static void scan_accumulating(const Op& op, const Input& in, std::size_t b, std::size_t e,
+                                const Acc* carry, bool exclusive, Store store, Memos& memos) {
+    if constexpr (memo_operator<Op>)
+      op.scan_block(in, b, e, carry, nullptr, no_flags, exclusive, store, memos.mine());
+    else
+      op.scan_block(in, b, e, carry, nullptr, no_flags, exclusive, store);
+  }
+
+  template <class Input, class Acc, class Op, class Memos, class ScanBlock>
   static void run(int team, const omp_policy& policy, const Input& in, const Acc* carry, Op op,
-                  ScanBlock scan_block) {
+                  Memos& memos, ScanBlock scan_block) {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
+      if constexpr (memo_operator<Op>) {
+        if (auto* memo = memos.mine()) return op.fold(Acc{}, in, b, e - b, memo);
+      }
       return od::fold_nonempty<Acc>(in, b, e, op);
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };

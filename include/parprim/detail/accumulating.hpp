@@ -18,6 +18,11 @@
 ///   where outputs k .. k + count - 1 may be written as they are computed, while the `bytes` of
 ///   inputs at `input` are still read (null where they overlap, or where it wants the values
 ///   handed over); `scan_block` then writes them there and does not call `store` for them.
+/// An operator may also name a memo, `using block_memo = M;`, and take `M*` as a last argument
+/// of `fold` (filled) and `scan_block` (read): what its fold of a block saw, reused by its scan
+/// of the same block (the exact sums: each chunk's survey); `scan_block` checks that the memo is
+/// of its block and ignores it otherwise. A backend that folds and then scans the same block on
+/// the same thread (the OpenMP scans) keeps one a thread (`memo_operator<Op>`).
 /// A backend asks `accumulating_operator<Op>` where it folds or scans a block and keeps its
 /// carries in `accumulator_t<Op, Out>`; for every other operator that is `Out` and the
 /// backend's own loops run, unchanged.
@@ -32,6 +37,12 @@ namespace parprim::detail {
 template <class Op>
 concept accumulating_operator = requires {
   typename std::remove_cvref_t<Op>::accumulator_type;
+};
+
+/// \brief An accumulating operator with a block memo (see above).
+template <class Op>
+concept memo_operator = accumulating_operator<Op> && requires {
+  typename std::remove_cvref_t<Op>::block_memo;
 };
 
 template <class Op, class Out>

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <span>
 #include <type_traits>
+#include <vector>
 
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_survey.hpp>
@@ -232,7 +233,7 @@ bool plan_covers(const slice_plan& p, const chunk_survey& s, int levels, int top
 /// one-pass survey and slicing where the guess covers them.
 template <class F>
 void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
-               slice_plan* guess = nullptr) {
+               slice_plan* guess = nullptr, chunk_survey* seen = nullptr) {
   constexpr bool sum_first = sizeof(F) == 4;  // floats: one slice is the common plan
   double sums[max_levels];
 #if PARPRIM_HOST_AVX2
@@ -245,6 +246,7 @@ void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
       int top = 0;
       const int levels = plan_levels<F>(s, top);
       if (plan_covers<F>(*guess, s, levels, top)) {
+        if (seen != nullptr) *seen = s;
         if (s.not_only_negative_zeros) acc.state |= exact_accumulator<F>::not_only_negative_zeros;
         if (!s.all_zero)
           for (int l = 0; l < guessed; ++l) acc.add_exact_double(sums[l]);
@@ -255,6 +257,7 @@ void add_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, bool avx2,
   }
 #endif
   const chunk_survey s = survey<F, sum_first>(x, n, sums, avx2);
+  if (seen != nullptr) *seen = s;
   int top = 0;
   const int levels = n < 2 * lanes ? 0 : plan_levels<F>(s, top);
   if (guess != nullptr && !s.all_zero) *guess = {levels, top};
@@ -296,13 +299,34 @@ void for_each_chunk(const Input& in, std::size_t b, std::size_t n, Body body) {
   }
 }
 
-/// \brief `acc` plus elements [b, b + n) of `in` (each converted to `F`), exactly.
+/// \brief What a fold of a block saw of its chunks, for a scan of the same block to reuse
+/// (scan_block): each chunk's survey, so that the scan's chunks skip theirs.
+struct block_surveys {
+  std::size_t begin = 0;  ///< the block: elements [begin, begin + size)
+  std::size_t size = 0;
+  std::vector<chunk_survey> surveys;  ///< chunk j: elements from begin + j * chunk
+
+  /// \brief The surveys of the chunks of block [b, e) from `begin`, if this is that block.
+  const chunk_survey* of(std::size_t b, std::size_t e) const {
+    return b == begin && e - b == size && size > 0 ? surveys.data() : nullptr;
+  }
+};
+
+/// \brief `acc` plus elements [b, b + n) of `in` (each converted to `F`), exactly; with
+/// `seen`, each chunk's survey recorded there.
 template <class F, class Input>
-exact_accumulator<F> fold(exact_accumulator<F> acc, const Input& in, std::size_t b, std::size_t n) {
+exact_accumulator<F> fold(exact_accumulator<F> acc, const Input& in, std::size_t b, std::size_t n,
+                          block_surveys* seen = nullptr) {
   const bool avx2 = avx2_usable();
   slice_plan guess;  // each chunk's plan, the next one's first try
-  for_each_chunk<F>(in, b, n, [&](const F* x, std::size_t len, std::size_t) {
-    add_chunk(acc, x, len, avx2, &guess);
+  if (seen != nullptr) {
+    seen->begin = b;
+    seen->size = n;
+    seen->surveys.resize((n + chunk - 1) / chunk);
+  }
+  for_each_chunk<F>(in, b, n, [&](const F* x, std::size_t len, std::size_t first) {
+    add_chunk(acc, x, len, avx2, &guess,
+              seen != nullptr ? &seen->surveys[(first - b) / chunk] : nullptr);
   });
   return acc;
 }

@@ -123,6 +123,7 @@ PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const d
 struct chunk_bound {
   double bound;
   double lowest;
+  double largest;  ///< at least |u| for every prefix's approximation u
 };
 
 /// \brief The chunk's bound for `Levels` slices below 2^top: every running slice sum is at most
@@ -138,7 +139,7 @@ PARPRIM_HOST_DEVICE chunk_bound float_chunk_bound(double a_hi, double a_lo, int 
   u *= 1.0 + 0x1p-40;
   const double bound = (2.0 * magnitude_of(a_lo) + 0x1p-52 * (Levels * u)) * (1.0 + 0x1p-40);
   const double lowest = 2.0 * binade(bound * 0x1p26);  // the least power of two above it
-  return {bound, lowest > 0x1p-126 ? lowest : 0x1p-126};
+  return {bound, lowest > 0x1p-126 ? lowest : 0x1p-126, u};
 }
 
 /// \brief round_prefix for float results with the chunk's bound (float_chunk_bound): the same
@@ -197,11 +198,12 @@ inline constexpr std::size_t scan_chains = 4;
 /// interleaved. Writes `running[l][i]` (an exclusive one as the inclusive minus the element's
 /// slice: exact, as every sum of slices) and the quarters' totals `s[c][l]`; returns how many
 /// elements of each quarter it did. With `Survey` (doubles), the same loads also survey those
-/// elements (as survey_avx2) into `*survey`.
+/// elements (as survey_avx2) into `*survey`. With `ahead`, each step asks the cache (L2) for
+/// the next 16 elements' bytes from there (elements the caller reads later: read_ahead).
 template <int Levels, bool Exclusive, bool Survey = false, class F>
 PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std::size_t quarter,
                                                   const double* sigma_1, double (*running)[chunk],
-                                                  double (*s)[Levels],
+                                                  double (*s)[Levels], const char* ahead,
                                                   chunk_survey* survey = nullptr) {
   static_assert(!Survey || sizeof(F) == 8, "the one-pass survey is for doubles");
   [[maybe_unused]] double_survey_avx2 surveyed;
@@ -214,6 +216,10 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   const std::size_t last = (scan_chains - 1) * quarter;  // the last quarter is the shortest
   std::size_t i = 0;
   for (; last + i + 4 <= n; i += 4) {
+    if (ahead != nullptr) {  // 16 elements a step: one line of floats, two of doubles
+      __builtin_prefetch(ahead + i * 4 * sizeof(F), 0, 2);
+      if constexpr (sizeof(F) == 8) __builtin_prefetch(ahead + i * 32 + 64, 0, 2);
+    }
     if constexpr (Survey) {
       // the next chunk, 128 bytes a step: it arrives while this one's outputs are proved (the
       // survey pass's prefetch runs ahead otherwise)
@@ -285,14 +291,65 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
   return failed;
 }
 
+#if PARPRIM_HOST_AVX2
+/// \brief prove_outputs for float results against the chunk's bound, written with AVX2 by
+/// hand: round_prefix_in_chunk's tests for the whole chunk at once, as the least distance of a
+/// prefix to its float midpoint and the least magnitude of a prefix (the vectors' minima, two
+/// instructions a vector of 4 prefixes besides the distance itself), against the bound and the
+/// smallest binade; the largest magnitude is the chunk bound's (below 2^127, or the chunk is not
+/// proved here).
+template <int Levels>
+PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t quarter,
+                                                      const double (*running)[chunk],
+                                                      const double (*offset)[Levels], double a_hi,
+                                                      const chunk_bound& b, float* out) {
+  if (!(b.largest < 0x1p127)) return 1;
+  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+  const __m256d hi = _mm256_set1_pd(a_hi);
+  const __m256d magnitude_mask =
+      _mm256_set1_pd(__builtin_bit_cast(double, ~(std::uint64_t{1} << 63)));
+  const __m256d above_last_place = _mm256_set1_pd(__builtin_bit_cast(double, ~low29));
+  const __m256d midpoint_bit = _mm256_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28));
+  __m256d least_distance = _mm256_set1_pd(0x1p1023);
+  __m256d least_magnitude = least_distance;
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    __m256d off[Levels];
+    for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
+    std::size_t i = c * quarter;
+    for (; i + 4 <= end; i += 4) {
+      __m256d u = _mm256_add_pd(hi, _mm256_add_pd(_mm256_loadu_pd(running[0] + i), off[0]));
+      for (int l = 1; l < Levels; ++l)
+        u = _mm256_add_pd(u, _mm256_add_pd(_mm256_loadu_pd(running[l] + i), off[l]));
+      _mm_storeu_ps(out + i, _mm256_cvtpd_ps(u));
+      const __m256d m = _mm256_or_pd(_mm256_and_pd(u, above_last_place), midpoint_bit);
+      least_distance =
+          _mm256_min_pd(least_distance, _mm256_and_pd(_mm256_sub_pd(u, m), magnitude_mask));
+      least_magnitude = _mm256_min_pd(least_magnitude, _mm256_and_pd(u, magnitude_mask));
+    }
+    for (; i < end; ++i) {
+      double v[Levels];
+      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, v, b, out[i]);
+    }
+  }
+  const __m256d near = _mm256_cmp_pd(least_distance, _mm256_set1_pd(b.bound), _CMP_LT_OQ);
+  const __m256d tiny = _mm256_cmp_pd(least_magnitude, _mm256_set1_pd(b.lowest), _CMP_LT_OQ);
+  return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
+}
+#endif
+
 /// \brief The first pass of scan_slices: each element's running slice sums within its quarter
 /// of the chunk into `running`, each quarter's offset (the exact total of the quarters before
 /// it) into `offset`, the chunk's slice sums into `sums`; returns the quarters' length. With
-/// `Survey` (doubles, AVX2), the same pass surveys the chunk into `*survey`.
+/// `Survey` (doubles, AVX2), the same pass surveys the chunk into `*survey`; `ahead`: as
+/// running_sums_avx2's (AVX2 only).
 template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
 [[gnu::always_inline]] inline std::size_t running_slices(const F* x, std::size_t n, int top,
                                                          double (*running)[chunk],
                                                          double (*offset)[Levels], double* sums,
+                                                         const char* ahead,
                                                          chunk_survey* survey = nullptr) {
   static_assert(!Survey || (Avx2 && sizeof(F) == 8), "the one-pass survey is for doubles");
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
@@ -313,9 +370,11 @@ template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
       for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
   };
   std::size_t done = 0;  // elements of every quarter already summed
+  (void)ahead;
 #if PARPRIM_HOST_AVX2
   if constexpr (Avx2)
-    done = running_sums_avx2<Levels, Exclusive, Survey>(x, n, quarter, sigma, running, s, survey);
+    done = running_sums_avx2<Levels, Exclusive, Survey>(x, n, quarter, sigma, running, s, ahead,
+                                                        survey);
 #endif
   const std::size_t full = n / quarter;  // quarters of full length (the last may be shorter)
   for (std::size_t i = done; i < quarter; ++i)
@@ -346,21 +405,28 @@ template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
 /// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
 /// the chunk (each a multiple of 4 elements long but the last) as independent dependency
 /// chains (with `Avx2`, 4 elements of each at a time: running_sums_avx2), and the second adds
-/// to each running sum the (exact) total of the quarters before its own.
+/// to each running sum the (exact) total of the quarters before its own. `ahead`: as
+/// running_sums_avx2's.
 template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
-                                               std::uint64_t zero_unknown) {
+                                               std::uint64_t zero_unknown, const char* ahead) {
   double running[Levels][chunk];
   double offset[scan_chains][Levels];
   const std::size_t quarter =
-      running_slices<Levels, Exclusive, Avx2>(x, n, top, running, offset, sums);
+      running_slices<Levels, Exclusive, Avx2>(x, n, top, running, offset, sums, ahead);
   // float results proved against one bound for the chunk, computed once; where it cannot prove
   // every prefix (it is loosest near zero), against each prefix's own bound
   if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
     const chunk_bound bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
-    if (prove_outputs<Levels, Mode, true>(n, quarter, running, offset, a_hi, a_lo, &bound, out,
-                                          zero_unknown) == 0)
+#if PARPRIM_HOST_AVX2
+    if constexpr (Avx2) {
+      if (prove_in_chunk_avx2<Levels>(n, quarter, running, offset, a_hi, bound, out) == 0)
+        return true;
+    } else
+#endif
+        if (prove_outputs<Levels, Mode, true>(n, quarter, running, offset, a_hi, a_lo, &bound, out,
+                                              zero_unknown) == 0)
       return true;
   }
   return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
@@ -372,12 +438,15 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
 template <bool Exclusive, prefix_mode Mode, bool Avx2 = false, class F>
 [[gnu::always_inline]] inline bool scan_fast(const F* x, std::size_t n, int levels, int top,
                                              double a_hi, double a_lo, F* out, double* sums,
-                                             std::uint64_t zero_unknown) {
+                                             std::uint64_t zero_unknown, const char* ahead) {
   if (levels == 1)
-    return scan_slices<1, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+    return scan_slices<1, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+                                                 ahead);
   if (levels == 2)
-    return scan_slices<2, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
-  return scan_slices<3, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown);
+    return scan_slices<2, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+                                                 ahead);
+  return scan_slices<3, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+                                               ahead);
 }
 
 #if PARPRIM_HOST_AVX2
@@ -386,24 +455,28 @@ template <bool Exclusive, prefix_mode Mode, bool Avx2 = false, class F>
 template <bool Exclusive, prefix_mode Mode, class F>
 PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, int top, double a_hi,
                                         double a_lo, F* out, double* sums,
-                                        std::uint64_t zero_unknown) {
-  return scan_fast<Exclusive, Mode, true>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+                                        std::uint64_t zero_unknown, const char* ahead) {
+  return scan_fast<Exclusive, Mode, true>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
+                                          ahead);
 }
 #endif
 
-/// \brief `scan_fast` in the chunk's prefix mode, compiled for AVX2 if `avx2`.
+/// \brief `scan_fast` in the chunk's prefix mode, compiled for AVX2 if `avx2` (which alone
+/// asks the cache for the bytes at `ahead`).
 template <bool Exclusive, class F>
 bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
-               double a_lo, F* out, double* sums, std::uint64_t zero_unknown, bool avx2) {
+               double a_lo, F* out, double* sums, std::uint64_t zero_unknown, bool avx2,
+               const char* ahead) {
   const auto run = [&]<prefix_mode Mode>() {
 #if PARPRIM_HOST_AVX2
     if (avx2)
-      return scan_fast_avx2<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums,
-                                             zero_unknown);
+      return scan_fast_avx2<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
+                                             ahead);
 #else
     (void)avx2;
 #endif
-    return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown);
+    return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
+                                      nullptr);
   };
   if (mode == prefix_mode::exact_double)
     return run.template operator()<prefix_mode::exact_double>();
@@ -476,7 +549,7 @@ PARPRIM_TARGET_AVX2 guessed_scan scan_guessed_avx2(const double* x, std::size_t 
   double running[Levels][chunk];
   double offset[scan_chains][Levels];
   const std::size_t quarter =
-      running_slices<Levels, Exclusive, true, true>(x, n, top, running, offset, sums, &s);
+      running_slices<Levels, Exclusive, true, true>(x, n, top, running, offset, sums, nullptr, &s);
   int own_top = 0;
   const int own_levels = plan_levels<double>(s, own_top);
   if (!plan_covers<double>(slice_plan{Levels, top}, s, own_levels, own_top))
@@ -560,11 +633,15 @@ struct known_prefix {
 /// The chunk passes take their AVX2 form if `avx2` (the same bits either way). `prefix`, if
 /// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk);
 /// `guess`, if given, the slicing plan of the block's previous chunk (doubles with AVX2 are
-/// then surveyed in the first pass: scan_guessed_avx2), replaced by this chunk's.
+/// then surveyed in the first pass: scan_guessed_avx2), replaced by this chunk's; `known`, if
+/// given, the chunk's survey (a fold of the chunk recorded it: no survey pass, no guess);
+/// `ahead`, if given, where the chunk's AVX2 first pass asks the cache for as many bytes as the
+/// chunk's (input read later).
 template <class F>
 void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
                 bool avx2 = avx2_usable(), known_prefix* prefix = nullptr,
-                slice_plan* guess = nullptr) {
+                slice_plan* guess = nullptr, const chunk_survey* known = nullptr,
+                const char* ahead = nullptr) {
   known_prefix unknown;
   known_prefix& p = prefix != nullptr ? *prefix : unknown;
   const auto element_by_element = [&] {
@@ -595,7 +672,7 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 #if PARPRIM_HOST_AVX2
   // doubles under the previous chunk's plan: the survey in the first pass (one read)
   if constexpr (sizeof(F) == 8) {
-    if (avx2 && guess != nullptr && guess->levels > 0) {
+    if (avx2 && guess != nullptr && guess->levels > 0 && known == nullptr) {
       if (!read()) return element_by_element();
       const int guessed = guess->levels;
       chunk_survey s{};
@@ -624,7 +701,7 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
     }
   }
 #endif
-  const chunk_survey s = survey(x, n, nullptr, avx2);
+  const chunk_survey s = known != nullptr ? *known : survey(x, n, nullptr, avx2);
   int top = 0;
   const int levels = plan_levels<F>(s, top);
   if (guess != nullptr && !s.all_zero) *guess = {levels, top};
@@ -632,9 +709,9 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   if (!read()) return element_by_element();
   const prefix_mode mode = choose_mode<F>(s, levels, top, p.a_hi, p.a_lo, p.known);
   const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
-                                                  sums, zero_unknown, avx2)
+                                                  sums, zero_unknown, avx2, ahead)
                                 : scan_fast<false>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
-                                                   sums, zero_unknown, avx2);
+                                                   sums, zero_unknown, avx2, ahead);
   if (!proved) return element_by_element();
   finish(s, levels, mode);
 }
@@ -647,11 +724,17 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 /// itself where it does not overlap the chunk's inputs and is not streamed). The running sum
 /// starts as `*carry` (null: empty); with `heads`, `(*heads)[k]` true restarts it at element k
 /// from `*reset` (null: empty). Every element of a chunk is read before its outputs are stored
-/// where the output may be the input.
+/// where the output may be the input. `seen`, if given and of this block (without heads), holds
+/// the chunks' surveys from a fold of the block (exact::fold), so the chunks skip theirs; a
+/// store that offers `read_ahead()` (elements, 0 for none) has each chunk's inputs that far
+/// ahead asked for while it is scanned (detail/accumulating.hpp).
 template <class F, class Input, class Heads, class Store>
 void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accumulator<F>* carry,
-                const exact_accumulator<F>* reset, const Heads* heads, bool exclusive,
-                Store store) {
+                const exact_accumulator<F>* reset, const Heads* heads, bool exclusive, Store store,
+                const block_surveys* seen = nullptr) {
+  // the chunks' surveys where a fold of this block recorded them (its chunks are these: from b,
+  // none cut short by a head)
+  const chunk_survey* surveys = seen != nullptr && heads == nullptr ? seen->of(b, e) : nullptr;
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   known_prefix prefix;  // acc's sum as two doubles, while known
   slice_plan guess;     // the previous chunk's slicing plan (doubles: scan_guessed_avx2)
@@ -686,7 +769,16 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
                   }) {
       if (F* d = store.direct(k, c - k, x, (c - k) * sizeof(F)); d != nullptr) dst = d;
     }
-    scan_chunk(acc, x, c - k, dst, exclusive, avx2, &prefix, &guess);
+    // the input the store says will be read later, asked for while this chunk is scanned
+    const char* ahead = nullptr;
+    if constexpr (unconverted && requires {
+                    { store.read_ahead() } -> std::same_as<std::size_t>;
+                  }) {
+      const std::size_t a = store.read_ahead();
+      if (a != 0 && a <= in.size() - c) ahead = reinterpret_cast<const char*>(x + a);
+    }
+    scan_chunk(acc, x, c - k, dst, exclusive, avx2, &prefix, &guess,
+               surveys != nullptr ? &surveys[(k - b) / chunk] : nullptr, ahead);
     if (dst == res) store(k, static_cast<const F*>(res), c - k);
     k = c;
   }

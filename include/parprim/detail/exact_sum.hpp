@@ -26,17 +26,22 @@ struct exact_sum {
     a.merge(b);
     return a;
   }
-  /// \brief `acc` plus elements [b, b + n) of `in`, on the host.
+  /// \brief What a fold of a block leaves for the scan of the same block: each chunk's survey.
+  using block_memo = exact::block_surveys;
+
+  /// \brief `acc` plus elements [b, b + n) of `in`, on the host (with `memo`: recorded there).
   template <class Input>
-  accumulator_type fold(accumulator_type acc, const Input& in, std::size_t b, std::size_t n) const {
-    return exact::fold<F>(acc, in, b, n);
+  accumulator_type fold(accumulator_type acc, const Input& in, std::size_t b, std::size_t n,
+                        block_memo* memo = nullptr) const {
+    return exact::fold<F>(acc, in, b, n, memo);
   }
-  /// \brief The scan of elements [b, e) of `in` (see accumulating.hpp), on the host.
+  /// \brief The scan of elements [b, e) of `in` (see accumulating.hpp), on the host (with
+  /// `memo`: what a fold of the same block recorded, reused).
   template <class Input, class Heads, class Store>
   void scan_block(const Input& in, std::size_t b, std::size_t e, const accumulator_type* carry,
-                  const accumulator_type* reset, const Heads* heads, bool exclusive,
-                  Store store) const {
-    exact::scan_block<F>(in, b, e, carry, reset, heads, exclusive, store);
+                  const accumulator_type* reset, const Heads* heads, bool exclusive, Store store,
+                  const block_memo* memo = nullptr) const {
+    exact::scan_block<F>(in, b, e, carry, reset, heads, exclusive, store, memo);
   }
 };
 
