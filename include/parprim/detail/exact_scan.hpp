@@ -724,21 +724,23 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
 /// itself where it does not overlap the chunk's inputs and is not streamed). The running sum
 /// starts as `*carry` (null: empty); with `heads`, `(*heads)[k]` true restarts it at element k
 /// from `*reset` (null: empty). Every element of a chunk is read before its outputs are stored
-/// where the output may be the input. `seen`, if given and of this block (without heads), holds
-/// the chunks' surveys from a fold of the block (exact::fold), so the chunks skip theirs; a
+/// where the output may be the input. `seen`, if given and of this block (without heads, the
+/// elements read in place), holds the chunks' surveys from a fold of the block (exact::fold), so
+/// the chunks skip theirs; a
 /// store that offers `read_ahead()` (elements, 0 for none) has each chunk's inputs that far
 /// ahead asked for while it is scanned (detail/accumulating.hpp).
 template <class F, class Input, class Heads, class Store>
 void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accumulator<F>* carry,
                 const exact_accumulator<F>* reset, const Heads* heads, bool exclusive, Store store,
                 const block_surveys* seen = nullptr) {
+  constexpr bool unconverted = std::is_same_v<Input, std::span<const F>>;  // read in place
   // the chunks' surveys where a fold of this block recorded them (its chunks are these: from b,
-  // none cut short by a head)
-  const chunk_survey* surveys = seen != nullptr && heads == nullptr ? seen->of(b, e) : nullptr;
+  // none cut short by a head), for elements read in place (the very bytes the fold surveyed)
+  const chunk_survey* surveys =
+      unconverted && seen != nullptr && heads == nullptr ? seen->of(b, e) : nullptr;
   exact_accumulator<F> acc = carry != nullptr ? *carry : exact_accumulator<F>{};
   known_prefix prefix;  // acc's sum as two doubles, while known
   slice_plan guess;     // the previous chunk's slicing plan (doubles: scan_guessed_avx2)
-  constexpr bool unconverted = std::is_same_v<Input, std::span<const F>>;  // read in place
   F buf[unconverted ? 1 : chunk];
   F res[chunk];
   const bool avx2 = avx2_usable();
