@@ -18,6 +18,9 @@
 ///   where outputs k .. k + count - 1 may be written as they are computed, while the `bytes` of
 ///   inputs at `input` are still read (null where they overlap, or where it wants the values
 ///   handed over); `scan_block` then writes them there and does not call `store` for them.
+///   And it may offer `std::size_t read_ahead() const`: elements of input (0: none) that far
+///   ahead of each piece are read later by the backend, and `scan_block` asks the cache for them
+///   while it scans the piece (the OpenMP scans: the same thread's block in the next round).
 /// An operator may also name a memo, `using block_memo = M;`, and take `M*` as a last argument
 /// of `fold` (filled) and `scan_block` (read): what its fold of a block saw, reused by its scan
 /// of the same block (the exact sums: each chunk's survey); `scan_block` checks that the memo is
