@@ -9,7 +9,8 @@
 ///   split_exact  the same with exact_plus
 /// and prints the medians (ms).
 ///
-///   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -DPARPRIM_HAS_OPENMP=1 -Iinclude -I<build>/include dev/exact_scan_split.cpp
+///   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -DPARPRIM_HAS_OPENMP=1 -Iinclude -I<build>/include
+///   dev/exact_scan_split.cpp
 ///     -o /tmp/split
 ///   /tmp/split [log2 n] [threads] [iterations]
 #include <omp.h>
@@ -26,14 +27,9 @@
 
 #include <parprim/parprim.hpp>
 
-namespace pp = parprim;
+#include "host_timing.hpp"
 
-namespace {
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[(v.size() - 1) / 2];
-}
-}  // namespace
+namespace pp = parprim;
 
 int main(int argc, char** argv) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
@@ -43,11 +39,7 @@ int main(int argc, char** argv) {
   std::vector<float> in(n), out(n);
 #pragma omp parallel for num_threads(t)
   for (std::size_t i = 0; i < n; ++i) {
-    std::uint64_t z = i * 0x9e3779b97f4a7c15ull + 0x5eed;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    in[i] = static_cast<float>(static_cast<double>(z >> 11) * 0x1p-52 - 1.0);
+    in[i] = dev::uniform_input(i);
     out[i] = 0;
   }
   const std::span<const float> x(in);
@@ -70,7 +62,8 @@ int main(int argc, char** argv) {
   std::vector<call> calls = {
       {"plain", [&] { pp::inclusive_scan(pp::omp.threads(t), x, y, pp::plus{}); }, {}},
       {"exact", [&] { pp::inclusive_scan(pp::omp.threads(t), x, y, pp::exact_plus{}); }, {}},
-      {"exact_reduce", [&] { sink += pp::reduce(pp::omp.threads(t), x, 0.0f, pp::exact_plus{}); },
+      {"exact_reduce",
+       [&] { sink += pp::reduce(pp::omp.threads(t), x, 0.0f, pp::exact_plus{}); },
        {}},
       {"split_plain", [&] { split(pp::plus{}); }, {}},
       {"split_exact", [&] { split(pp::exact_plus{}); }, {}},
@@ -83,6 +76,6 @@ int main(int argc, char** argv) {
       if (it > 0) c.ms.push_back(d.count());
     }
   std::printf("n = 2^%d floats, %d threads, medians of %d (ms):\n", log2n, t, iterations);
-  for (auto& c : calls) std::printf("  %-13s %8.2f\n", c.name.c_str(), median(c.ms));
+  for (auto& c : calls) std::printf("  %-13s %8.2f\n", c.name.c_str(), dev::median(c.ms));
   std::printf("(sink %g, out[n-1] %g)\n", static_cast<double>(sink), static_cast<double>(y[n - 1]));
 }

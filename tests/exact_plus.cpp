@@ -21,6 +21,9 @@
 #include <gtest/gtest.h>
 
 #include <parprim/parprim.hpp>
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+#include <parprim/backends/openmp/detail/tiled_scan.hpp>
+#endif
 
 #include "support/backends.hpp"
 #include "support/exact_reference.hpp"
@@ -289,6 +292,56 @@ void check_alternating_ranges() {
 TYPED_TEST(ExactPlus, ChunksOfAlternatingRanges) {
   check_alternating_ranges<TypeParam, float>();
   check_alternating_ranges<TypeParam, double>();
+}
+
+/// \brief The OpenMP exact scans size each thread's block by its speed (speed_shares in
+/// backends/openmp/detail/tiled_scan.hpp): the blocks tile every round exactly, whatever the
+/// shares; a thread half as fast converges to half the others' block; none falls much below a
+/// quarter of an even share; an empty block or an unmeasured time leaves the shares as they were.
+TEST(ExactPlusOpenMP, BlocksFollowTheThreadsSpeeds) {
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+  namespace od = parprim::openmp::detail;
+  const auto tiles = [](const od::speed_shares& s, int p, std::size_t len) {
+    std::size_t at = 0;
+    for (int t = 0; t < p; ++t) {
+      const od::block b = s.of(len, t);
+      if (b.begin != at || b.end < b.begin) return false;
+      at = b.end;
+    }
+    return at == len;
+  };
+  const auto length = [](const od::speed_shares& s, std::size_t len, int t) {
+    const od::block b = s.of(len, t);
+    return static_cast<double>(b.end - b.begin);
+  };
+  const std::size_t sizes[] = {0, 1, 3, 4, 5, 1000, 131072, 1000003};
+  od::speed_shares s(4);
+  for (const std::size_t len : sizes) EXPECT_TRUE(tiles(s, 4, len)) << "even shares, " << len;
+  const std::size_t len = 1 << 20;
+  const double half_speed[] = {1.0, 1.0, 1.0, 2.0};  // seconds for 1000 elements
+  for (int round = 0; round < 30; ++round) {
+    // each thread's time for its current block at its own speed
+    s.update([&](std::size_t k) { return static_cast<std::size_t>(length(s, len, int(k))); },
+             [&](std::size_t k) { return half_speed[k] * length(s, len, int(k)) / 1000.0; });
+    for (const std::size_t n : sizes) ASSERT_TRUE(tiles(s, 4, n)) << "round " << round << ", " << n;
+  }
+  EXPECT_NEAR(length(s, len, 3) / length(s, len, 0), 0.5, 0.02) << "a thread half as fast";
+  const double before = length(s, len, 3);
+  s.update([](std::size_t k) { return k == 2 ? std::size_t{0} : std::size_t{1000}; },
+           [](std::size_t) { return 1.0; });
+  s.update([](std::size_t) { return std::size_t{1000}; },
+           [](std::size_t k) { return k == 1 ? 0.0 : 1.0; });
+  EXPECT_EQ(length(s, len, 3), before) << "an empty block or no time: unchanged";
+  for (int round = 0; round < 30; ++round)
+    s.update([](std::size_t) { return std::size_t{1000}; },
+             [](std::size_t k) { return k == 3 ? 1000.0 : 1.0; });
+  EXPECT_GE(length(s, len, 3), 0.9 * 0.25 * 0.25 * static_cast<double>(len))
+      << "a very slow thread keeps about a quarter of an even share";
+  for (const std::size_t n : sizes) EXPECT_TRUE(tiles(s, 4, n)) << "clamped shares, " << n;
+#else
+  GTEST_SKIP() << "the OpenMP backend is not built (PARPRIM_WITH_OPENMP) or not linked to this "
+                  "test: its block sizing is tested where it is";
+#endif
 }
 
 /// \brief The documented semantics on every policy: one rounding, special values, signed

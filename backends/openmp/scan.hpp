@@ -111,8 +111,9 @@ struct scan_impl<omp_policy> {
       return od::fold_nonempty<Acc>(in, b, e, op);
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
+    // an exact operator's results do not depend on the blocks: they follow the threads' speeds
     od::tiled_scan<Acc>(in.size(), team, od::scan_tile_elements<Input, Op>(policy, team), carry,
-                        total, combine, scan_block);
+                        total, combine, scan_block, accumulating_operator<Op>);
   }
 };
 

@@ -47,21 +47,80 @@ inline constexpr std::size_t scan_tile_bytes = PARPRIM_OMP_SCAN_TILE_BYTES;
 inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
 #endif
 
+/// \brief The parts of a round the threads take when their blocks follow their speeds
+/// (tiled_scan's `balanced`). Every thread keeps its own copy and updates it from the same
+/// published times in the same order, so all copies agree and the blocks tile each round.
+class speed_shares {
+ public:
+  explicit speed_shares(int p) : share_(static_cast<std::size_t>(p), 1.0 / p) { accumulate(); }
+
+  /// \brief Block `t` of a round of `len` elements.
+  block of(std::size_t len, int t) const { return {cut(len, t), cut(len, t + 1)}; }
+
+  /// \brief After a round whose blocks were `length(k)` elements long and took `seconds(k)` to
+  /// scan: each share moves halfway toward the thread's part of the team's speed (elements a
+  /// second), kept within a quarter and four times an even share (then all scaled to sum to
+  /// one). Unchanged where a block was empty or took no measurable time.
+  template <class Length, class Seconds>
+  void update(Length length, Seconds seconds) {
+    const std::size_t p = share_.size();
+    std::vector<double> speed(p);
+    double total = 0;
+    for (std::size_t k = 0; k < p; ++k) {
+      const double s = seconds(k);
+      if (length(k) == 0 || !(s > 0)) return;
+      speed[k] = static_cast<double>(length(k)) / s;
+      total += speed[k];
+    }
+    const double even = 1.0 / static_cast<double>(p);
+    double sum = 0;
+    for (std::size_t k = 0; k < p; ++k) {
+      const double next = 0.5 * share_[k] + 0.5 * speed[k] / total;
+      share_[k] = std::clamp(next, 0.25 * even, 4.0 * even);
+      sum += share_[k];
+    }
+    for (double& v : share_) v /= sum;
+    accumulate();
+  }
+
+ private:
+  std::vector<double> share_;
+  std::vector<double> before_;  ///< before_[t]: the shares of threads 0 .. t-1
+
+  void accumulate() {
+    before_.assign(share_.size() + 1, 0.0);
+    for (std::size_t k = 0; k < share_.size(); ++k) before_[k + 1] = before_[k] + share_[k];
+  }
+  std::size_t cut(std::size_t len, int t) const {
+    if (static_cast<std::size_t>(t) >= share_.size()) return len;
+    const auto at =
+        static_cast<std::size_t>(before_[static_cast<std::size_t>(t)] * static_cast<double>(len));
+    return at < len ? at : len;
+  }
+};
+
 /// \brief Runs the three phases over `[0, n)` with `team` threads. The first exception thrown by
 /// `total`, `combine` or `scan_block` on any thread is rethrown here after the region.
 /// \param carry  the carry into element 0: null for inclusive scans, `&init` for exclusive
 /// \param total  `Carry total(begin, end)` for a non-empty block
 /// \param combine  `Carry combine(Carry left, Carry right)`, associative
 /// \param scan_block  `void scan_block(begin, end, const Carry* carry_in)`, null for no carry
+/// \param balanced  size each thread's block by its scans' speed in the rounds before
+///   (speed_shares; times of the round before the last, the one every thread has published
+///   when it passes a barrier) instead of evenly: only where the results do not depend on the
+///   blocks (an exact operator), since the blocks then change from call to call. Threads
+///   that stay slower than the rest (the 16-core host: the slowest thread's scans 41 ms in a
+///   call where the mean was 33, and the others waited for it at every barrier) take less.
 template <class Carry, class Total, class Combine, class ScanBlock>
 void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, Total total,
-                Combine combine, ScanBlock scan_block) {
+                Combine combine, ScanBlock scan_block, bool balanced = false) {
   if (team <= 1) {
     if (n > 0) scan_block(std::size_t{0}, n, carry);
     return;
   }
   const auto slots = static_cast<std::size_t>(team);
   std::vector<cache_padded<std::optional<Carry>>> totals(2 * slots);
+  std::vector<cache_padded<double>> seconds(balanced ? 2 * slots : 0);  // by round parity
   first_exception error;
 #pragma omp parallel num_threads(team)
   {
@@ -70,15 +129,27 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
     std::optional<Carry> running;
     if (carry) running.emplace(*carry);
+    speed_shares shares(balanced ? p : 1);
+    std::vector<std::size_t> lengths(balanced ? 2 * static_cast<std::size_t>(p) : 0);
     for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
       const std::size_t len = std::min(round_len, n - base);
-      const block blk = block_of(len, p, t);
+      const block blk = balanced ? shares.of(len, t) : block_of(len, p, t);
+      if (balanced)
+        for (int k = 0; k < p; ++k) {
+          const block other = shares.of(len, k);
+          lengths[(r % 2) * slots + static_cast<std::size_t>(k)] = other.end - other.begin;
+        }
       const std::size_t b = base + blk.begin, e = base + blk.end;
       cache_padded<std::optional<Carry>>* round_totals = totals.data() + (r % 2) * slots;
       round_totals[t].value.reset();
       if (b < e) error.run([&] { round_totals[t].value.emplace(total(b, e)); });
 #pragma omp barrier
       // After a failure every thread still passes each round's barrier, doing no work.
+      if (balanced && r >= 1) {  // the round before this one: every thread published its time
+        const std::size_t before = ((r - 1) % 2) * slots;
+        shares.update([&](std::size_t k) { return lengths[before + k]; },
+                      [&](std::size_t k) { return seconds[before + k].value; });
+      }
       error.run([&] {
         std::optional<Carry> mine;
         for (int k = 0; k < p; ++k) {
@@ -86,7 +157,10 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
           const auto& v = round_totals[k].value;
           if (v) running = running ? combine(*running, *v) : *v;
         }
+        const double start = balanced ? omp_get_wtime() : 0.0;
         if (b < e) scan_block(b, e, mine ? &*mine : nullptr);
+        if (balanced)
+          seconds[(r % 2) * slots + static_cast<std::size_t>(t)].value = omp_get_wtime() - start;
       });
     }
   }
