@@ -3,7 +3,9 @@
 /// region (one team of omp_get_max_threads() threads, each calling parprim on its own data)
 /// gives the sequential result and returns (no deadlock, no nested-team explosion). Run with
 /// nested parallelism off (the default) and on (max_active_levels = 2), and from an inactive
-/// region of one thread. CTest gives the test a timeout, so a deadlock fails it.
+/// region of one thread. CTest gives the test a timeout, so a deadlock fails it. The exact_plus
+/// scan among the calls sizes its blocks by the threads' speeds, for as many threads as the
+/// region really has (one, where nesting is off, however many the policy asks for).
 
 #include <algorithm>
 #include <cstdint>
@@ -28,6 +30,7 @@ namespace {
 struct per_thread {
   std::int64_t sum = 0;
   std::vector<std::int64_t> scan, seg;
+  std::vector<float> exact;  // exact_plus scan of in[i] / 1024 as floats
   bool threw = false;
 };
 
@@ -57,6 +60,10 @@ void nested_calls(int team, const parprim::omp_policy& policy, std::uint64_t see
       got[t].seg.assign(n, -1);
       parprim::segmented_exclusive_scan(policy, inputs[t], flags[t], got[t].seg, std::int64_t{3},
                                         parprim::plus{});
+      std::vector<float> x(n);
+      for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(inputs[t][i]) * 0x1p-10f;
+      got[t].exact.assign(n, -1.0f);
+      parprim::inclusive_scan(policy, x, got[t].exact, parprim::exact_plus{});
     } catch (...) {
       got[t].threw = true;
     }
@@ -68,11 +75,13 @@ void nested_calls(int team, const parprim::omp_policy& policy, std::uint64_t see
     ASSERT_FALSE(g.threw);
     std::int64_t want = 7;
     std::vector<std::int64_t> scan(n), seg(n);
+    std::vector<float> exact(n);  // prefix sums of multiples of 2^-10: exact in double
     std::int64_t acc = 0, sacc = 0;
     for (std::size_t i = 0; i < n; ++i) {
       want += in[i];
       acc += in[i];
       scan[i] = acc;
+      exact[i] = static_cast<float>(static_cast<double>(acc) * 0x1p-10);
       if (i == 0 || flags[static_cast<std::size_t>(t)][i]) sacc = 3;
       seg[i] = sacc;
       sacc += in[i];
@@ -80,6 +89,7 @@ void nested_calls(int team, const parprim::omp_policy& policy, std::uint64_t see
     EXPECT_EQ(g.sum, want);
     EXPECT_EQ(g.scan, scan);
     EXPECT_EQ(g.seg, seg);
+    EXPECT_EQ(g.exact, exact) << "exact_plus inclusive scan";
   }
 }
 

@@ -130,7 +130,7 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     std::optional<Carry> running;
     if (carry) running.emplace(*carry);
     speed_shares shares(balanced ? p : 1);
-    std::vector<std::size_t> lengths(balanced ? 2 * static_cast<std::size_t>(p) : 0);
+    std::vector<std::size_t> lengths(balanced ? 2 * slots : 0);  // by round parity, as `seconds`
     for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
       const std::size_t len = std::min(round_len, n - base);
       const block blk = balanced ? shares.of(len, t) : block_of(len, p, t);
