@@ -474,6 +474,7 @@ bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top,
                                              ahead);
 #else
     (void)avx2;
+    (void)ahead;
 #endif
     return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
                                       nullptr);
