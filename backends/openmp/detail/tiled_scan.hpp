@@ -52,7 +52,10 @@ inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
 /// published times in the same order, so all copies agree and the blocks tile each round.
 class speed_shares {
  public:
-  explicit speed_shares(int p) : share_(static_cast<std::size_t>(p), 1.0 / p) { accumulate(); }
+  explicit speed_shares(int p)
+      : share_(static_cast<std::size_t>(p), 1.0 / p), speed_(share_.size()) {
+    accumulate();
+  }
 
   /// \brief Block `t` of a round of `len` elements.
   block of(std::size_t len, int t) const { return {cut(len, t), cut(len, t + 1)}; }
@@ -64,7 +67,7 @@ class speed_shares {
   template <class Length, class Seconds>
   void update(Length length, Seconds seconds) {
     const std::size_t p = share_.size();
-    std::vector<double> speed(p);
+    std::vector<double>& speed = speed_;  // (kept: no allocation a round)
     double total = 0;
     for (std::size_t k = 0; k < p; ++k) {
       const double s = seconds(k);
@@ -85,6 +88,7 @@ class speed_shares {
 
  private:
   std::vector<double> share_;
+  std::vector<double> speed_;   ///< update's scratch: each thread's elements a second
   std::vector<double> before_;  ///< before_[t]: the shares of threads 0 .. t-1
 
   void accumulate() {
