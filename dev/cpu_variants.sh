@@ -5,6 +5,8 @@
 #                 source dir such as an ignored export of an older commit, carried along)
 #   CPU_FILTER:   the benchmark filter;  CPU_THREADS: PARPRIM_BENCH_THREADS (1,16)
 #   CPU_ROUNDS:   rounds of the variants in turn (3);  CPU_REPS: repetitions a run (3)
+#   CPU_ENV_<name>: environment of that variant's runs ('VAR=value ...'; e.g. the exact passes'
+#                 PARPRIM_EXACT_SIMD=avx2 beside a variant without it)
 # Output under ${OUT:-out}: one JSON a variant and round, and table.txt (medians, ms).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +33,10 @@ for r in $(seq 1 "${CPU_ROUNDS:-3}"); do
   for v in "${variants[@]}"; do
     name=${v%%=*}
     name=${name%%@*}
-    PARPRIM_BENCH_THREADS=${CPU_THREADS:-1,16} "build-cpu-$name/bench/parprim-bench" \
+    env_of="CPU_ENV_$name"
+    # (word splitting intended: VAR=value pairs)
+    # shellcheck disable=SC2086
+    env ${!env_of:-} PARPRIM_BENCH_THREADS=${CPU_THREADS:-1,16} "build-cpu-$name/bench/parprim-bench" \
       --benchmark_filter="$CPU_FILTER" --benchmark_min_time=0.05 \
       --benchmark_repetitions="${CPU_REPS:-3}" --benchmark_report_aggregates_only=true \
       --benchmark_out="$OUT/$name-r$r.json" --benchmark_out_format=json >/dev/null 2>"$OUT/$name-r$r.err"

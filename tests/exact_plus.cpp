@@ -447,9 +447,24 @@ TEST(ExactChunkSurvey, EveryFormSaysWhatThePortableSurveySays) {
   check_survey<double>(seed);
 }
 
+/// \brief The forms of the exact passes this processor runs, the portable one first.
+std::vector<parprim::detail::exact::simd_form> supported_forms() {
+  using parprim::detail::exact::simd_form;
+  std::vector<simd_form> forms = {simd_form::portable};
+  if (parprim::detail::avx2_supported()) forms.push_back(simd_form::avx2);
+  if (parprim::detail::avx512_supported()) forms.push_back(simd_form::avx512);
+  return forms;
+}
+
+const char* form_name(parprim::detail::exact::simd_form form) {
+  using parprim::detail::exact::simd_form;
+  return form == simd_form::avx512 ? "AVX-512" : form == simd_form::avx2 ? "AVX2" : "portable";
+}
+
 /// \brief A chunk folded and scanned (inclusive and exclusive, from a non-empty running sum; both
-/// also with guessed slicing plans) with the AVX2 passes and without: the superaccumulators and
-/// every output bit for bit equal, and equal to the element-by-element sum.
+/// also with guessed slicing plans) in every form the processor runs (portable, AVX2, AVX-512):
+/// the superaccumulators and every output bit for bit equal, and equal to the element-by-element
+/// sum.
 template <class F>
 void check_chunk_forms(std::uint64_t seed) {
   namespace ex = parprim::detail::exact;
@@ -490,44 +505,49 @@ void check_chunk_forms(std::uint64_t seed) {
       }
     }
     for (const bool exclusive : {false, true}) {
-      std::vector<F> out[2] = {std::vector<F>(x.size()), std::vector<F>(x.size())};
-      acc_t scanned[2] = {start, start};
-      for (const bool avx2 : {false, true}) {
-        if (avx2 && !parprim::detail::avx2_supported()) continue;
-        ex::scan_chunk(scanned[avx2], x.data(), x.size(), out[avx2].data(), exclusive, avx2);
-        EXPECT_TRUE(same_acc(scanned[avx2], one_by_one)) << "scan, AVX2 " << avx2;
+      // every form this processor runs (portable first), each against the portable form's bits
+      std::vector<F> out[3] = {std::vector<F>(x.size()), std::vector<F>(x.size()),
+                               std::vector<F>(x.size())};
+      for (const ex::simd_form form : supported_forms()) {
+        const auto f = static_cast<std::size_t>(form);
+        acc_t scanned = start;
+        ex::scan_chunk(scanned, x.data(), x.size(), out[f].data(), exclusive, form);
+        EXPECT_TRUE(same_acc(scanned, one_by_one)) << "scan, " << form_name(form);
+        for (std::size_t i = 0; i < x.size(); ++i)
+          ASSERT_TRUE(exact_equal(out[0][i], out[f][i]))
+              << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": "
+              << show(out[0][i]) << " portable, " << show(out[f][i]) << " " << form_name(form);
       }
-      if (!parprim::detail::avx2_supported()) continue;
-      for (std::size_t i = 0; i < x.size(); ++i)
-        ASSERT_TRUE(exact_equal(out[0][i], out[1][i]))
-            << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": " << show(out[0][i])
-            << " without AVX2, " << show(out[1][i]) << " with";
       // the scan under guessed plans (doubles with AVX2: the first pass also surveys the chunk,
       // kept where the guess covers it), as the fold's above
       for (const ex::slice_plan guess :
            {ex::slice_plan{levels, top}, ex::slice_plan{3, top + 7}, ex::slice_plan{2, top + 1},
             ex::slice_plan{1, top}, ex::slice_plan{levels, top - 1}, ex::slice_plan{3, top - 40}}) {
-        SCOPED_TRACE("scan with a guessed plan of " + std::to_string(guess.levels) +
-                     " slices below 2^" + std::to_string(guess.top));
-        acc_t guessed = start;
-        ex::slice_plan plan = guess;
-        std::vector<F> got(x.size());
-        ex::scan_chunk(guessed, x.data(), x.size(), got.data(), exclusive, true, nullptr, &plan);
-        EXPECT_TRUE(same_acc(guessed, one_by_one));
-        for (std::size_t i = 0; i < x.size(); ++i)
-          ASSERT_TRUE(exact_equal(out[0][i], got[i]))
-              << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": "
-              << show(out[0][i]) << " without AVX2, " << show(got[i]) << " with";
+        for (const ex::simd_form form : supported_forms()) {
+          if (form == ex::simd_form::portable) continue;
+          SCOPED_TRACE("scan with a guessed plan of " + std::to_string(guess.levels) +
+                       " slices below 2^" + std::to_string(guess.top) + ", " + form_name(form));
+          acc_t guessed = start;
+          ex::slice_plan plan = guess;
+          std::vector<F> got(x.size());
+          ex::scan_chunk(guessed, x.data(), x.size(), got.data(), exclusive, form, nullptr, &plan);
+          EXPECT_TRUE(same_acc(guessed, one_by_one));
+          for (std::size_t i = 0; i < x.size(); ++i)
+            ASSERT_TRUE(exact_equal(out[0][i], got[i]))
+                << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": "
+                << show(out[0][i]) << " portable, " << show(got[i]) << " guessed";
+        }
       }
     }
   }
 }
 
-/// \brief The float scan's proof against one bound for the whole chunk, in its AVX2 form and
-/// element by element: each rejects the chunk when any prefix lies nearer its float midpoint
-/// than the bound or below the chunk's smallest binade (and the AVX2 form also where the chunk's
-/// prefixes may reach 2^127: it never proves what the other does not); else both write the same
-/// outputs. Every position of the odd prefix (each quarter, vector part and tail).
+/// \brief The float scan's proof against one bound for the whole chunk, in its AVX2 and AVX-512
+/// forms (where the processor runs them) and element by element: each rejects the chunk when any
+/// prefix lies nearer its float midpoint than the bound or below the chunk's smallest binade (and
+/// the AVX2 form also where the chunk's prefixes may reach 2^127: it never proves what the other
+/// does not); else both write the same outputs. Every position of the odd prefix (each quarter,
+/// vector part and tail).
 TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
   namespace ex = parprim::detail::exact;
   if (!parprim::detail::avx2_supported())
@@ -539,41 +559,48 @@ TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
   const ex::chunk_bound bound{0x1p-30, 0x1p-3, 1.0};
   static double running[1][ex::chunk];
   const double offset[ex::scan_chains][1] = {{0.0}, {0.0}, {0.0}, {0.0}};
+  bool wide = false;  // the AVX-512 form (else the AVX2 one)
   const auto prove = [&](const ex::chunk_bound& b, bool& same_outputs) {
     float vector_out[n], portable_out[n];
     std::uint64_t portable = 0;
     for (std::size_t i = 0; i < n; ++i)
       portable |= ex::round_prefix_in_chunk<1>(0.0, &running[0][i], b, portable_out[i]);
     const std::uint64_t vector =
-        ex::prove_in_chunk_avx2<1>(n, quarter, running, offset, 0.0, b, vector_out);
+        wide ? ex::prove_in_chunk_avx512<1>(n, quarter, running, offset, 0.0, b, vector_out)
+             : ex::prove_in_chunk_avx2<1>(n, quarter, running, offset, 0.0, b, vector_out);
     same_outputs = std::memcmp(vector_out, portable_out, sizeof vector_out) == 0;
     if (portable != 0) {
-      EXPECT_NE(vector, 0u) << "the AVX2 form proved what the portable did not";
+      EXPECT_NE(vector, 0u) << "the vector form proved what the portable did not";
     }
     return vector != 0;
   };
   const auto reset = [&] {
     for (std::size_t i = 0; i < n; ++i) running[0][i] = 0.75 + static_cast<double>(i) * 0x1p-20;
   };
-  reset();
-  bool same = false;
-  EXPECT_FALSE(prove(bound, same)) << "every prefix far from its midpoint, above 2^-3";
-  EXPECT_TRUE(same) << "proved outputs differ";
-  EXPECT_TRUE(prove(ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same)) << "may reach 2^127";
-  for (std::size_t at = 0; at < n; ++at) {
-    SCOPED_TRACE("odd prefix at " + std::to_string(at));
+  for (const bool form : {false, true}) {
+    if (form && !parprim::detail::avx512_supported()) continue;
+    wide = form;
+    SCOPED_TRACE(wide ? "AVX-512" : "AVX2");
     reset();
-    running[0][at] = 0x1p-5;  // exactly a float, yet below the chunk's smallest binade
-    EXPECT_TRUE(prove(bound, same)) << "a prefix below the smallest binade";
-    reset();
-    running[0][at] = -0x1p-4 - 0x1p-20;
-    EXPECT_TRUE(prove(bound, same)) << "a negative prefix below the smallest binade";
-    reset();
-    running[0][at] = 0.75 + 0x1p-25 + 0x1p-40;  // 2^-40 from the float midpoint
-    EXPECT_TRUE(prove(bound, same)) << "a prefix within the bound of its midpoint";
-    reset();
-    running[0][at] = -(0.75 + 0x1p-25) + 0x1p-40;
-    EXPECT_TRUE(prove(bound, same)) << "a negative prefix within the bound of its midpoint";
+    bool same = false;
+    EXPECT_FALSE(prove(bound, same)) << "every prefix far from its midpoint, above 2^-3";
+    EXPECT_TRUE(same) << "proved outputs differ";
+    EXPECT_TRUE(prove(ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same)) << "may reach 2^127";
+    for (std::size_t at = 0; at < n; ++at) {
+      SCOPED_TRACE("odd prefix at " + std::to_string(at));
+      reset();
+      running[0][at] = 0x1p-5;  // exactly a float, yet below the chunk's smallest binade
+      EXPECT_TRUE(prove(bound, same)) << "a prefix below the smallest binade";
+      reset();
+      running[0][at] = -0x1p-4 - 0x1p-20;
+      EXPECT_TRUE(prove(bound, same)) << "a negative prefix below the smallest binade";
+      reset();
+      running[0][at] = 0.75 + 0x1p-25 + 0x1p-40;  // 2^-40 from the float midpoint
+      EXPECT_TRUE(prove(bound, same)) << "a prefix within the bound of its midpoint";
+      reset();
+      running[0][at] = -(0.75 + 0x1p-25) + 0x1p-40;
+      EXPECT_TRUE(prove(bound, same)) << "a negative prefix within the bound of its midpoint";
+    }
   }
 #endif
 }

@@ -264,7 +264,90 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
   if constexpr (Survey) *survey = surveyed.result(no_elements<double>);
   return i;
 }
+
+/// \brief Every lane of an 8-lane mask: the AVX-512 passes take the zero-masked forms of the
+/// intrinsics whose unmasked forms GCC 12 writes from an undefined vector (which its
+/// -Wuninitialized reports where they are inlined); with every lane set they are the same
+/// instructions.
+inline constexpr unsigned char all_lanes = 0xff;
+
+/// \brief running_sums_avx2's pass with AVX-512, 8 consecutive elements of a quarter a vector
+/// (no survey): each slice's prefix sum within the vector by three shifted adds (lanes moved up
+/// by 1, 2 and 4, zeros shifted in), plus the quarter's running total (the vector's last lane,
+/// broadcast). Half the shuffles an element of the AVX2 form. Returns how many elements of each
+/// quarter it did.
+template <int Levels, bool Exclusive, class F>
+PARPRIM_TARGET_AVX512 std::size_t running_sums_avx512(const F* x, std::size_t n,
+                                                      std::size_t quarter, const double* sigma_1,
+                                                      double (*running)[chunk], double (*s)[Levels],
+                                                      const char* ahead) {
+  const __m512d zero = _mm512_setzero_pd();
+  const __m512i up_1 = _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0);
+  const __m512i up_2 = _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0);
+  const __m512i up_4 = _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0);
+  const __m512i last_lane = _mm512_set1_epi64(7);
+  __m512d sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm512_set1_pd(sigma_1[l]);
+  __m512d carry[scan_chains][Levels];
+  for (std::size_t c = 0; c < scan_chains; ++c)
+    for (int l = 0; l < Levels; ++l) carry[c][l] = zero;
+  const std::size_t last = (scan_chains - 1) * quarter;  // the last quarter is the shortest
+  std::size_t i = 0;
+  for (; last + i + 8 <= n; i += 8) {
+    if (ahead != nullptr)  // 32 elements a step: two lines of floats, four of doubles
+      for (std::size_t b = 0; b < 32 * sizeof(F); b += 64)
+        __builtin_prefetch(ahead + i * 4 * sizeof(F) + b, 0, 2);
+    for (std::size_t c = 0; c < scan_chains; ++c) {
+      const std::size_t k = c * quarter + i;
+      __m512d r;
+      if constexpr (sizeof(F) == 4)
+        r = _mm512_maskz_cvtps_pd(all_lanes,
+                                  _mm256_loadu_ps(reinterpret_cast<const float*>(x + k)));
+      else
+        r = _mm512_loadu_pd(reinterpret_cast<const double*>(x + k));
+      __m512d q[Levels];
+      for (int l = 0; l + 1 < Levels; ++l) {
+        q[l] = _mm512_sub_pd(_mm512_add_pd(sigma[l], r), sigma[l]);
+        r = _mm512_sub_pd(r, q[l]);
+      }
+      q[Levels - 1] = r;
+      for (int l = 0; l < Levels; ++l) {
+        __m512d v = _mm512_add_pd(q[l], _mm512_maskz_permutexvar_pd(0xfe, up_1, q[l]));
+        v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xfc, up_2, v));
+        v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xf0, up_4, v));
+        v = _mm512_add_pd(v, carry[c][l]);
+        _mm512_storeu_pd(running[l] + k, Exclusive ? _mm512_sub_pd(v, q[l]) : v);
+        carry[c][l] = _mm512_maskz_permutexvar_pd(all_lanes, last_lane, v);
+      }
+    }
+  }
+  for (std::size_t c = 0; c < scan_chains; ++c)
+    for (int l = 0; l < Levels; ++l) s[c][l] = _mm512_cvtsd_f64(carry[c][l]);
+  return i;
+}
 #endif
+
+/// \brief Outputs [i, end) of quarter c from its running slice sums and offset: each proved by
+/// `bound` (float results, `ChunkBound`) or by its own (prefix_value); returns non-zero if any
+/// was not. (prove_outputs' loop, and the vector forms' last elements of a quarter.)
+template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
+[[gnu::always_inline]] inline std::uint64_t prove_range(std::size_t c, std::size_t i,
+                                                        std::size_t end,
+                                                        const double (*running)[chunk],
+                                                        const double (*offset)[Levels], double a_hi,
+                                                        double a_lo, const chunk_bound* bound,
+                                                        F* out, std::uint64_t zero_unknown) {
+  std::uint64_t failed = 0;
+  for (; i < end; ++i) {
+    double v[Levels];
+    for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
+    if constexpr (ChunkBound)
+      failed |= round_prefix_in_chunk<Levels>(a_hi, v, *bound, out[i]);
+    else
+      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
+  }
+  return failed;
+}
 
 /// \brief The outputs of scan_slices from the quarters' running slice sums and offsets: each
 /// proved by `bound` (float results, `ChunkBound`) or by its own (prefix_value); returns
@@ -279,14 +362,8 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
   std::uint64_t failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
-    for (std::size_t i = c * quarter; i < end; ++i) {
-      double v[Levels];
-      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-      if constexpr (ChunkBound)
-        failed |= round_prefix_in_chunk<Levels>(a_hi, v, *bound, out[i]);
-      else
-        failed |= prefix_value<Levels, Mode>(a_hi, a_lo, v, out[i], zero_unknown);
-    }
+    failed |= prove_range<Levels, Mode, ChunkBound>(c, c * quarter, end, running, offset, a_hi,
+                                                    a_lo, bound, out, zero_unknown);
   }
   return failed;
 }
@@ -328,15 +405,85 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
           _mm256_min_pd(least_distance, _mm256_and_pd(_mm256_sub_pd(u, m), magnitude_mask));
       least_magnitude = _mm256_min_pd(least_magnitude, _mm256_and_pd(u, magnitude_mask));
     }
-    for (; i < end; ++i) {
-      double v[Levels];
-      for (int l = 0; l < Levels; ++l) v[l] = running[l][i] + offset[c][l];
-      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, v, b, out[i]);
-    }
+    tail_failed |= prove_range<Levels, prefix_mode::checked, true>(c, i, end, running, offset, a_hi,
+                                                                   0.0, &b, out, 0);
   }
   const __m256d near = _mm256_cmp_pd(least_distance, _mm256_set1_pd(b.bound), _CMP_LT_OQ);
   const __m256d tiny = _mm256_cmp_pd(least_magnitude, _mm256_set1_pd(b.lowest), _CMP_LT_OQ);
   return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
+}
+
+/// \brief prove_in_chunk_avx2 with AVX-512: the same tests, 8 prefixes a vector.
+template <int Levels>
+PARPRIM_TARGET_AVX512 std::uint64_t prove_in_chunk_avx512(std::size_t n, std::size_t quarter,
+                                                          const double (*running)[chunk],
+                                                          const double (*offset)[Levels],
+                                                          double a_hi, const chunk_bound& b,
+                                                          float* out) {
+  if (!(b.largest < 0x1p127)) return 1;
+  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+  const __m512d hi = _mm512_set1_pd(a_hi);
+  const __m512d above_last_place = _mm512_set1_pd(__builtin_bit_cast(double, ~low29));
+  const __m512d midpoint_bit = _mm512_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28));
+  __m512d least_distance = _mm512_set1_pd(0x1p1023);
+  __m512d least_magnitude = least_distance;
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    __m512d off[Levels];
+    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    std::size_t i = c * quarter;
+    for (; i + 8 <= end; i += 8) {
+      __m512d u = _mm512_add_pd(hi, _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]));
+      for (int l = 1; l < Levels; ++l)
+        u = _mm512_add_pd(u, _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]));
+      _mm256_storeu_ps(out + i, _mm512_maskz_cvtpd_ps(all_lanes, u));
+      const __m512d m = _mm512_or_pd(_mm512_and_pd(u, above_last_place), midpoint_bit);
+      least_distance =
+          _mm512_maskz_min_pd(all_lanes, least_distance, _mm512_abs_pd(_mm512_sub_pd(u, m)));
+      least_magnitude = _mm512_maskz_min_pd(all_lanes, least_magnitude, _mm512_abs_pd(u));
+    }
+    tail_failed |= prove_range<Levels, prefix_mode::checked, true>(c, i, end, running, offset, a_hi,
+                                                                   0.0, &b, out, 0);
+  }
+  const __mmask8 near = _mm512_cmp_pd_mask(least_distance, _mm512_set1_pd(b.bound), _CMP_LT_OQ);
+  const __mmask8 tiny = _mm512_cmp_pd_mask(least_magnitude, _mm512_set1_pd(b.lowest), _CMP_LT_OQ);
+  return tail_failed | static_cast<std::uint64_t>(near | tiny);
+}
+
+/// \brief prove_outputs in the exact_double mode with AVX-512: every output is
+/// `a_hi + s_0 + ...` (exact) rounded to F, -0 turned into +0; non-zero where a prefix is zero
+/// and `zero_unknown` (its sign needs the flags).
+template <int Levels, class F>
+PARPRIM_TARGET_AVX512 std::uint64_t outputs_exact_double_avx512(std::size_t n, std::size_t quarter,
+                                                                const double (*running)[chunk],
+                                                                const double (*offset)[Levels],
+                                                                double a_hi, F* out,
+                                                                std::uint64_t zero_unknown) {
+  const __m512d hi = _mm512_set1_pd(a_hi);
+  const __m512d zero = _mm512_setzero_pd();
+  __mmask8 zeros = 0;
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    __m512d off[Levels];
+    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    std::size_t i = c * quarter;
+    for (; i + 8 <= end; i += 8) {
+      __m512d u = _mm512_add_pd(hi, _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]));
+      for (int l = 1; l < Levels; ++l)
+        u = _mm512_add_pd(u, _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]));
+      zeros |= _mm512_cmp_pd_mask(u, zero, _CMP_EQ_OQ);
+      if constexpr (sizeof(F) == 4)
+        _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
+                         _mm256_add_ps(_mm512_maskz_cvtpd_ps(all_lanes, u), _mm256_setzero_ps()));
+      else
+        _mm512_storeu_pd(reinterpret_cast<double*>(out + i), _mm512_add_pd(u, zero));
+    }
+    tail_failed |= prove_range<Levels, prefix_mode::exact_double, false>(
+        c, i, end, running, offset, a_hi, 0.0, nullptr, out, zero_unknown);
+  }
+  return tail_failed | ((zeros != 0 ? 1 : 0) & zero_unknown);
 }
 #endif
 
@@ -344,14 +491,15 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
 /// of the chunk into `running`, each quarter's offset (the exact total of the quarters before
 /// it) into `offset`, the chunk's slice sums into `sums`; returns the quarters' length. With
 /// `Survey` (doubles, AVX2), the same pass surveys the chunk into `*survey`; `ahead`: as
-/// running_sums_avx2's (AVX2 only).
-template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
+/// running_sums_avx2's (AVX2 and AVX-512 only).
+template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class F>
 [[gnu::always_inline]] inline std::size_t running_slices(const F* x, std::size_t n, int top,
                                                          double (*running)[chunk],
                                                          double (*offset)[Levels], double* sums,
                                                          const char* ahead,
                                                          chunk_survey* survey = nullptr) {
-  static_assert(!Survey || (Avx2 && sizeof(F) == 8), "the one-pass survey is for doubles");
+  static_assert(!Survey || (Simd == simd_form::avx2 && sizeof(F) == 8),
+                "the one-pass survey is for doubles, with AVX2");
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
   const std::size_t quarter = ((n + scan_chains - 1) / scan_chains + 3) / 4 * 4;
@@ -372,7 +520,9 @@ template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
   std::size_t done = 0;  // elements of every quarter already summed
   (void)ahead;
 #if PARPRIM_HOST_AVX2
-  if constexpr (Avx2)
+  if constexpr (Simd == simd_form::avx512)
+    done = running_sums_avx512<Levels, Exclusive>(x, n, quarter, sigma, running, s, ahead);
+  else if constexpr (Simd == simd_form::avx2)
     done = running_sums_avx2<Levels, Exclusive, Survey>(x, n, quarter, sigma, running, s, ahead,
                                                         survey);
 #endif
@@ -404,23 +554,26 @@ template <int Levels, bool Exclusive, bool Avx2, bool Survey = false, class F>
 /// sums, then every output from them (independent: vectorizes). Every sum of slices of the
 /// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
 /// the chunk (each a multiple of 4 elements long but the last) as independent dependency
-/// chains (with `Avx2`, 4 elements of each at a time: running_sums_avx2), and the second adds
-/// to each running sum the (exact) total of the quarters before its own. `ahead`: as
-/// running_sums_avx2's.
-template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
+/// chains (with AVX2, 4 elements of each at a time: running_sums_avx2; with AVX-512, 8:
+/// running_sums_avx512), and the second adds to each running sum the (exact) total of the
+/// quarters before its own. `ahead`: as running_sums_avx2's.
+template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
                                                std::uint64_t zero_unknown, const char* ahead) {
   double running[Levels][chunk];
   double offset[scan_chains][Levels];
   const std::size_t quarter =
-      running_slices<Levels, Exclusive, Avx2>(x, n, top, running, offset, sums, ahead);
+      running_slices<Levels, Exclusive, Simd>(x, n, top, running, offset, sums, ahead);
   // float results proved against one bound for the chunk, computed once; where it cannot prove
   // every prefix (it is loosest near zero), against each prefix's own bound
   if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
     const chunk_bound bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
 #if PARPRIM_HOST_AVX2
-    if constexpr (Avx2) {
+    if constexpr (Simd == simd_form::avx512) {
+      if (prove_in_chunk_avx512<Levels>(n, quarter, running, offset, a_hi, bound, out) == 0)
+        return true;
+    } else if constexpr (Simd == simd_form::avx2) {
       if (prove_in_chunk_avx2<Levels>(n, quarter, running, offset, a_hi, bound, out) == 0)
         return true;
     } else
@@ -429,23 +582,28 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool Avx2, class F>
                                               zero_unknown) == 0)
       return true;
   }
+#if PARPRIM_HOST_AVX2
+  if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::exact_double)
+    return outputs_exact_double_avx512<Levels>(n, quarter, running, offset, a_hi, out,
+                                               zero_unknown) == 0;
+#endif
   return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
                                             zero_unknown) == 0;
 }
 
 /// \brief `scan_slices` for the chunk's number of slices (inlined where it is called, so that
-/// `scan_fast_avx2` compiles the whole pass for AVX2).
-template <bool Exclusive, prefix_mode Mode, bool Avx2 = false, class F>
+/// `scan_fast_avx2` and `scan_fast_avx512` compile the whole pass for their instructions).
+template <bool Exclusive, prefix_mode Mode, simd_form Simd = simd_form::portable, class F>
 [[gnu::always_inline]] inline bool scan_fast(const F* x, std::size_t n, int levels, int top,
                                              double a_hi, double a_lo, F* out, double* sums,
                                              std::uint64_t zero_unknown, const char* ahead) {
   if (levels == 1)
-    return scan_slices<1, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+    return scan_slices<1, Exclusive, Mode, Simd>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
                                                  ahead);
   if (levels == 2)
-    return scan_slices<2, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+    return scan_slices<2, Exclusive, Mode, Simd>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
                                                  ahead);
-  return scan_slices<3, Exclusive, Mode, Avx2>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
+  return scan_slices<3, Exclusive, Mode, Simd>(x, n, top, a_hi, a_lo, out, sums, zero_unknown,
                                                ahead);
 }
 
@@ -456,24 +614,38 @@ template <bool Exclusive, prefix_mode Mode, class F>
 PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, int top, double a_hi,
                                         double a_lo, F* out, double* sums,
                                         std::uint64_t zero_unknown, const char* ahead) {
-  return scan_fast<Exclusive, Mode, true>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
-                                          ahead);
+  return scan_fast<Exclusive, Mode, simd_form::avx2>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                                     zero_unknown, ahead);
+}
+
+/// \brief `scan_fast` compiled for AVX-512: its own first pass and proofs (running_sums_avx512,
+/// prove_in_chunk_avx512, outputs_exact_double_avx512), the other modes' second pass as the
+/// compiler vectorizes it.
+template <bool Exclusive, prefix_mode Mode, class F>
+PARPRIM_TARGET_AVX512 bool scan_fast_avx512(const F* x, std::size_t n, int levels, int top,
+                                            double a_hi, double a_lo, F* out, double* sums,
+                                            std::uint64_t zero_unknown, const char* ahead) {
+  return scan_fast<Exclusive, Mode, simd_form::avx512>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                                       zero_unknown, ahead);
 }
 #endif
 
-/// \brief `scan_fast` in the chunk's prefix mode, compiled for AVX2 if `avx2` (which alone
-/// asks the cache for the bytes at `ahead`).
+/// \brief `scan_fast` in the chunk's prefix mode, compiled for the form `simd` (the AVX2 and
+/// AVX-512 forms alone ask the cache for the bytes at `ahead`).
 template <bool Exclusive, class F>
 bool scan_fast(prefix_mode mode, const F* x, std::size_t n, int levels, int top, double a_hi,
-               double a_lo, F* out, double* sums, std::uint64_t zero_unknown, bool avx2,
+               double a_lo, F* out, double* sums, std::uint64_t zero_unknown, simd_form simd,
                const char* ahead) {
   const auto run = [&]<prefix_mode Mode>() {
 #if PARPRIM_HOST_AVX2
-    if (avx2)
+    if (simd == simd_form::avx512)
+      return scan_fast_avx512<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums,
+                                               zero_unknown, ahead);
+    if (simd == simd_form::avx2)
       return scan_fast_avx2<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
                                              ahead);
 #else
-    (void)avx2;
+    (void)simd;
     (void)ahead;
 #endif
     return scan_fast<Exclusive, Mode>(x, n, levels, top, a_hi, a_lo, out, sums, zero_unknown,
@@ -549,8 +721,8 @@ PARPRIM_TARGET_AVX2 guessed_scan scan_guessed_avx2(const double* x, std::size_t 
                                                    prefix_mode& mode) {
   double running[Levels][chunk];
   double offset[scan_chains][Levels];
-  const std::size_t quarter =
-      running_slices<Levels, Exclusive, true, true>(x, n, top, running, offset, sums, nullptr, &s);
+  const std::size_t quarter = running_slices<Levels, Exclusive, simd_form::avx2, true>(
+      x, n, top, running, offset, sums, nullptr, &s);
   int own_top = 0;
   const int own_levels = plan_levels<double>(s, own_top);
   if (!plan_covers<double>(slice_plan{Levels, top}, s, own_levels, own_top))
@@ -631,7 +803,7 @@ struct known_prefix {
 
 /// \brief Scans `x[0..n)` (n <= chunk) onto `acc`: `out[i]` = the rounded running sum after
 /// (inclusive) or before (exclusive) adding `x[i]`; `acc` ends holding the chunk added.
-/// The chunk passes take their AVX2 form if `avx2` (the same bits either way). `prefix`, if
+/// The chunk passes take the form `simd` (the same bits in every form). `prefix`, if
 /// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk);
 /// `guess`, if given, the slicing plan of the block's previous chunk (doubles with AVX2 are
 /// then surveyed in the first pass: scan_guessed_avx2), replaced by this chunk's; `known`, if
@@ -640,9 +812,10 @@ struct known_prefix {
 /// chunk's (input read later).
 template <class F>
 void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
-                bool avx2 = avx2_usable(), known_prefix* prefix = nullptr,
+                simd_form simd = exact_simd(), known_prefix* prefix = nullptr,
                 slice_plan* guess = nullptr, const chunk_survey* known = nullptr,
                 const char* ahead = nullptr) {
+  const bool avx2 = simd != simd_form::portable;
   known_prefix unknown;
   known_prefix& p = prefix != nullptr ? *prefix : unknown;
   const auto element_by_element = [&] {
@@ -710,9 +883,9 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
   if (!read()) return element_by_element();
   const prefix_mode mode = choose_mode<F>(s, levels, top, p.a_hi, p.a_lo, p.known);
   const bool proved = exclusive ? scan_fast<true>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
-                                                  sums, zero_unknown, avx2, ahead)
+                                                  sums, zero_unknown, simd, ahead)
                                 : scan_fast<false>(mode, x, n, levels, top, p.a_hi, p.a_lo, out,
-                                                   sums, zero_unknown, avx2, ahead);
+                                                   sums, zero_unknown, simd, ahead);
   if (!proved) return element_by_element();
   finish(s, levels, mode);
 }
@@ -744,7 +917,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
   slice_plan guess;     // the previous chunk's slicing plan (doubles: scan_guessed_avx2)
   F buf[unconverted ? 1 : chunk];
   F res[chunk];
-  const bool avx2 = avx2_usable();
+  const simd_form simd = exact_simd();
   for (std::size_t k = b; k < e;) {
     std::size_t c = e - k < chunk ? e : k + chunk;
     if (heads != nullptr) {
@@ -780,7 +953,7 @@ void scan_block(const Input& in, std::size_t b, std::size_t e, const exact_accum
       const std::size_t a = store.read_ahead();
       if (a != 0 && a <= in.size() - c) ahead = reinterpret_cast<const char*>(x + a);
     }
-    scan_chunk(acc, x, c - k, dst, exclusive, avx2, &prefix, &guess,
+    scan_chunk(acc, x, c - k, dst, exclusive, simd, &prefix, &guess,
                surveys != nullptr ? &surveys[(k - b) / chunk] : nullptr, ahead);
     if (dst == res) store(k, static_cast<const F*>(res), c - k);
     k = c;

@@ -222,16 +222,30 @@ chunk_survey survey_sse2(const float* x, std::size_t n, double* sum) {
 }
 #endif
 
-/// \brief Whether the host exact passes take their AVX2 forms: `avx2_supported()`, unless the
-/// environment variable `PARPRIM_EXACT_SIMD` is `portable` (read once; it keeps the SSE2 and
-/// portable forms, to compare them). Every form gives the same bits (each pass is exact), so
-/// this only changes the speed.
-inline bool avx2_usable() {
-  static const bool usable = [] {
-    const char* choice = std::getenv("PARPRIM_EXACT_SIMD");
-    return avx2_supported() && !(choice != nullptr && std::string_view(choice) == "portable");
+/// \brief The forms of the host exact passes (each gives the same bits: every pass is exact).
+enum class simd_form : unsigned char {
+  portable,  ///< portable C++ (and SSE2 where the survey has it)
+  avx2,      ///< the AVX2 passes
+  avx512,    ///< the AVX2 passes, and the scan's block step with AVX-512 (F, DQ, VL)
+};
+
+/// \brief The widest form this processor runs (`avx2_supported()`, `avx512_supported()`), or
+/// the one the environment variable `PARPRIM_EXACT_SIMD` asks for, `portable` or `avx2` (read
+/// once; to compare the forms). Only the speed changes.
+inline simd_form exact_simd() {
+  static const simd_form form = [] {
+    const char* env = std::getenv("PARPRIM_EXACT_SIMD");
+    const std::string_view choice = env != nullptr ? env : "";
+    if (!avx2_supported() || choice == "portable") return simd_form::portable;
+    if (!avx512_supported() || choice == "avx2") return simd_form::avx2;
+    return simd_form::avx512;
   }();
-  return usable;
+  return form;
+}
+
+/// \brief Whether the host exact passes take their AVX2 forms (exact_simd() is not portable).
+inline bool avx2_usable() {
+  return exact_simd() != simd_form::portable;
 }
 
 #if PARPRIM_HOST_AVX2
