@@ -805,11 +805,12 @@ struct known_prefix {
 /// (inclusive) or before (exclusive) adding `x[i]`; `acc` ends holding the chunk added.
 /// The chunk passes take the form `simd` (the same bits in every form). `prefix`, if
 /// given, is `acc`'s sum as two doubles where known (it is kept up to date for the next chunk);
-/// `guess`, if given, the slicing plan of the block's previous chunk (doubles with AVX2 are
-/// then surveyed in the first pass: scan_guessed_avx2), replaced by this chunk's; `known`, if
+/// `guess`, if given, the slicing plan of the block's previous chunk (doubles in the AVX2 form
+/// are then surveyed in the first pass: scan_guessed_avx2; in the AVX-512 form a survey pass
+/// of its own and the AVX-512 passes are faster), replaced by this chunk's; `known`, if
 /// given, the chunk's survey (a fold of the chunk recorded it: no survey pass, no guess);
-/// `ahead`, if given, where the chunk's AVX2 first pass asks the cache for as many bytes as the
-/// chunk's (input read later).
+/// `ahead`, if given, where the chunk's vector first pass asks the cache for as many bytes as
+/// the chunk's (input read later).
 template <class F>
 void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bool exclusive,
                 simd_form simd = exact_simd(), known_prefix* prefix = nullptr,
@@ -844,9 +845,10 @@ void scan_chunk(exact_accumulator<F>& acc, const F* x, std::size_t n, F* out, bo
     if (p.known) p.add_chunk(sums, levels, mode);
   };
 #if PARPRIM_HOST_AVX2
-  // doubles under the previous chunk's plan: the survey in the first pass (one read)
+  // doubles under the previous chunk's plan: the survey in the first pass (one read; the
+  // AVX2 form only: with AVX-512 a survey pass of its own, read again from L1, costs less)
   if constexpr (sizeof(F) == 8) {
-    if (avx2 && guess != nullptr && guess->levels > 0 && known == nullptr) {
+    if (simd == simd_form::avx2 && guess != nullptr && guess->levels > 0 && known == nullptr) {
       if (!read()) return element_by_element();
       const int guessed = guess->levels;
       chunk_survey s{};
