@@ -75,7 +75,7 @@ PARPRIM_HOST_DEVICE constexpr F ordered_extreme(F a, F b) {
     const auto ua = float_bits(a);
     const auto ub = float_bits(b);
     const bool b_zero_wins = (a == b) & (Max ? (ub < ua) : (ua < ub));
-    return b_beyond | (a_nan & (!b_nan | (ub < ua))) | b_zero_wins ? b : a;
+    return (b_beyond | (a_nan & (!b_nan | (ub < ua))) | b_zero_wins) ? b : a;
   } else {
     const bool b_zero_wins = a == b && (Max ? std::signbit(a) : std::signbit(b));
     return b_beyond || (a_nan && !b_nan) || b_zero_wins ? b : a;
