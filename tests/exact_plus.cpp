@@ -518,8 +518,9 @@ void check_chunk_forms(std::uint64_t seed) {
               << (exclusive ? "exclusive" : "inclusive") << " output " << i << ": "
               << show(out[0][i]) << " portable, " << show(out[f][i]) << " " << form_name(form);
       }
-      // the scan under guessed plans (doubles with AVX2: the first pass also surveys the chunk,
-      // kept where the guess covers it), as the fold's above
+      // the scan under guessed plans (doubles in the AVX2 form: the first pass also surveys the
+      // chunk, kept where the guess covers it; the AVX-512 form surveys in a pass of its own), as
+      // the fold's above
       for (const ex::slice_plan guess :
            {ex::slice_plan{levels, top}, ex::slice_plan{3, top + 7}, ex::slice_plan{2, top + 1},
             ex::slice_plan{1, top}, ex::slice_plan{levels, top - 1}, ex::slice_plan{3, top - 40}}) {
@@ -545,9 +546,9 @@ void check_chunk_forms(std::uint64_t seed) {
 /// \brief The float scan's proof against one bound for the whole chunk, in its AVX2 and AVX-512
 /// forms (where the processor runs them) and element by element: each rejects the chunk when any
 /// prefix lies nearer its float midpoint than the bound or below the chunk's smallest binade (and
-/// the AVX2 form also where the chunk's prefixes may reach 2^127: it never proves what the other
-/// does not); else both write the same outputs. Every position of the odd prefix (each quarter,
-/// vector part and tail).
+/// the vector forms also where the chunk's prefixes may reach 2^127: they never prove what the
+/// portable form does not); else they write the same outputs. Every position of the odd prefix
+/// (each quarter, vector part and tail).
 TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
   namespace ex = parprim::detail::exact;
   if (!parprim::detail::avx2_supported())
