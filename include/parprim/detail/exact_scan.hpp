@@ -451,6 +451,65 @@ PARPRIM_TARGET_AVX512 std::uint64_t prove_in_chunk_avx512(std::size_t n, std::si
   return tail_failed | static_cast<std::uint64_t>(near | tiny);
 }
 
+/// \brief `less` for 8 lanes: the sign bits of `a - b`, as a mask.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __mmask8 less_lanes(__m512d a, __m512d b) {
+  return _mm512_movepi64_mask(_mm512_castpd_si512(_mm512_sub_pd(a, b)));
+}
+
+/// \brief prove_outputs for double results in the checked mode with AVX-512: round_prefix's
+/// double-double prefix and tests, 8 prefixes a vector (`less` as the sign of the difference, as
+/// there); returns non-zero if any output was not proved.
+template <int Levels>
+PARPRIM_TARGET_AVX512 std::uint64_t prove_doubles_avx512(std::size_t n, std::size_t quarter,
+                                                         const double (*running)[chunk],
+                                                         const double (*offset)[Levels],
+                                                         double a_hi, double a_lo, double* out) {
+  const __m512d hi = _mm512_set1_pd(a_hi);
+  const __m512d lo = _mm512_set1_pd(a_lo);
+  const __m512d exponent_bits = _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll));
+  const __m512d below_half = _mm512_set1_pd(0x1.fffffffffffffp-54);
+  const __m512d below_quarter = _mm512_set1_pd(0x1.fffffffffffffp-55);
+  const __m512d tiny = _mm512_set1_pd(0x1p-960);
+  const __m512d huge = _mm512_set1_pd(0x1p1022);
+  __mmask8 failed = 0;
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    __m512d off[Levels];
+    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    std::size_t i = c * quarter;
+    for (; i + 8 <= end; i += 8) {
+      const __m512d s0 = _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]);
+      const __m512d h = _mm512_add_pd(hi, s0);  // TwoSum: a_hi + s0 == h + l exactly
+      const __m512d hb = _mm512_sub_pd(h, hi);
+      const __m512d l =
+          _mm512_add_pd(_mm512_sub_pd(hi, _mm512_sub_pd(h, hb)), _mm512_sub_pd(s0, hb));
+      __m512d t = _mm512_add_pd(l, lo);
+      __m512d magnitude = _mm512_add_pd(_mm512_abs_pd(l), _mm512_abs_pd(lo));
+      for (int k = 1; k < Levels; ++k) {
+        const __m512d sk = _mm512_add_pd(_mm512_loadu_pd(running[k] + i), off[k]);
+        t = _mm512_add_pd(t, sk);
+        magnitude = _mm512_add_pd(magnitude, _mm512_abs_pd(sk));
+      }
+      const __m512d r = _mm512_add_pd(h, t);  // TwoSum: h + t == r + e exactly
+      const __m512d rb = _mm512_sub_pd(r, h);
+      const __m512d e = _mm512_add_pd(_mm512_sub_pd(h, _mm512_sub_pd(r, rb)), _mm512_sub_pd(t, rb));
+      const __m512d b = _mm512_and_pd(r, exponent_bits);
+      const __m512d rest =
+          _mm512_add_pd(_mm512_abs_pd(e), _mm512_mul_pd(_mm512_set1_pd(0x1p-50), magnitude));
+      _mm512_storeu_pd(out + i, r);
+      const __mmask8 half = less_lanes(rest, _mm512_mul_pd(b, below_half));
+      const __mmask8 quarter_place = less_lanes(rest, _mm512_mul_pd(b, below_quarter));
+      const __mmask8 above_power_of_two = less_lanes(b, _mm512_abs_pd(r));
+      const __mmask8 proved = half & (quarter_place | above_power_of_two);
+      failed = static_cast<__mmask8>(failed | ~proved | less_lanes(b, tiny) | less_lanes(huge, b));
+    }
+    tail_failed |= prove_range<Levels, prefix_mode::checked, false>(c, i, end, running, offset,
+                                                                    a_hi, a_lo, nullptr, out, 0);
+  }
+  return tail_failed | static_cast<std::uint64_t>(failed);
+}
+
 /// \brief prove_outputs in the exact_double mode with AVX-512: every output is
 /// `a_hi + s_0 + ...` (exact) rounded to F, -0 turned into +0; non-zero where a prefix is zero
 /// and `zero_unknown` (its sign needs the flags).
@@ -586,6 +645,9 @@ template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
   if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::exact_double)
     return outputs_exact_double_avx512<Levels>(n, quarter, running, offset, a_hi, out,
                                                zero_unknown) == 0;
+  if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::checked &&
+                std::is_same_v<F, double>)
+    return prove_doubles_avx512<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0;
 #endif
   return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
                                             zero_unknown) == 0;
