@@ -67,7 +67,7 @@ void sweep(std::size_t n, int rounds) {
         ppc::reduce_vectorized_single_pass_kernel<block, unroll, true, T, T, parprim::plus,
                                                   ppc::static_convert<T>>
             <<<static_cast<unsigned>(grid), block>>>(in, n, per_block, s, T(0), T(0),
-                                                    parprim::plus{}, ppc::static_convert<T>{});
+                                                     parprim::plus{}, ppc::static_convert<T>{});
       };
       t[v++].push_back(time_us(run, 25));
       T got = 0;
@@ -82,15 +82,16 @@ void sweep(std::size_t n, int rounds) {
         },
         25));
   }
-  const char* names[] = {"rung7 grid x1 (now)", "rung7 grid x2", "rung7 grid x4",
+  const char* names[] = {"rung7 grid x1 (now)", "rung7 grid x2",  "rung7 grid x4",
                          "rung7 grid x8",       "rung7 grid x16", "rung7 grid x32",
-                         "rung7 grid x64",      "CUB Sum", "CUB SegmentedReduce 65536"};
-  std::printf("%s, n = %zu (%zu MiB), device time us, rounds:\n", sizeof(T) == 8 ? "8-byte" : "4-byte",
-              n, n * sizeof(T) >> 20);
+                         "rung7 grid x64",      "CUB Sum",        "CUB SegmentedReduce 65536"};
+  std::printf("%s, n = %zu (%zu MiB), device time us, rounds:\n",
+              sizeof(T) == 8 ? "8-byte" : "4-byte", n, n * sizeof(T) >> 20);
   for (int v = 0; v < 9; ++v) {
     std::printf("  %-28s", names[v]);
     for (const float x : t[v]) std::printf(" %8.1f", x);
-    std::printf("   (%.2f TB/s best)\n", n * sizeof(T) / (*std::min_element(t[v].begin(), t[v].end()) * 1e6));
+    std::printf("   (%.2f TB/s best)\n",
+                n * sizeof(T) / (*std::min_element(t[v].begin(), t[v].end()) * 1e6));
   }
   cudaFree(in);
   cudaFree(partials);
