@@ -327,6 +327,11 @@ PARPRIM_TARGET_AVX512 std::size_t running_sums_avx512(const F* x, std::size_t n,
 }
 #endif
 
+/// \brief The end of quarter c of a chunk of n elements (the last quarter may be shorter).
+inline std::size_t quarter_end(std::size_t c, std::size_t quarter, std::size_t n) {
+  return (c + 1) * quarter < n ? (c + 1) * quarter : n;
+}
+
 /// \brief Outputs [i, end) of quarter c from its running slice sums and offset: each proved by
 /// `bound` (float results, `ChunkBound`) or by its own (prefix_value); returns non-zero if any
 /// was not. (prove_outputs' loop, and the vector forms' last elements of a quarter.)
@@ -361,7 +366,7 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
                                                           std::uint64_t zero_unknown) {
   std::uint64_t failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    const std::size_t end = quarter_end(c, quarter, n);
     failed |= prove_range<Levels, Mode, ChunkBound>(c, c * quarter, end, running, offset, a_hi,
                                                     a_lo, bound, out, zero_unknown);
   }
@@ -391,7 +396,7 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   __m256d least_magnitude = least_distance;
   std::uint64_t tail_failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    const std::size_t end = quarter_end(c, quarter, n);
     __m256d off[Levels];
     for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
     std::size_t i = c * quarter;
@@ -413,6 +418,29 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
 }
 
+/// \brief Quarter c's offsets broadcast, one vector a slice (the AVX-512 second passes).
+template <int Levels>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void quarter_offsets(
+    const double (*offset)[Levels], std::size_t c, __m512d* off) {
+  for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+}
+
+/// \brief The slice-l sums s_l of outputs [i, i + 8) of a quarter: their running sums plus the
+/// quarter's offset (`off`, from quarter_offsets).
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d slice_lanes(
+    const double (*running)[chunk], const __m512d* off, int l, std::size_t i) {
+  return _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]);
+}
+
+/// \brief `a_hi + s_0 + s_1 + ...` of outputs [i, i + 8), added in prefix_value's order.
+template <int Levels>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d prefix_lanes(
+    __m512d hi, const double (*running)[chunk], const __m512d* off, std::size_t i) {
+  __m512d u = _mm512_add_pd(hi, slice_lanes(running, off, 0, i));
+  for (int l = 1; l < Levels; ++l) u = _mm512_add_pd(u, slice_lanes(running, off, l, i));
+  return u;
+}
+
 /// \brief prove_in_chunk_avx2 with AVX-512: the same tests, 8 prefixes a vector.
 template <int Levels>
 PARPRIM_TARGET_AVX512 std::uint64_t prove_in_chunk_avx512(std::size_t n, std::size_t quarter,
@@ -429,14 +457,12 @@ PARPRIM_TARGET_AVX512 std::uint64_t prove_in_chunk_avx512(std::size_t n, std::si
   __m512d least_magnitude = least_distance;
   std::uint64_t tail_failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    const std::size_t end = quarter_end(c, quarter, n);
     __m512d off[Levels];
-    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 8 <= end; i += 8) {
-      __m512d u = _mm512_add_pd(hi, _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]));
-      for (int l = 1; l < Levels; ++l)
-        u = _mm512_add_pd(u, _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]));
+      const __m512d u = prefix_lanes<Levels>(hi, running, off, i);
       _mm256_storeu_ps(out + i, _mm512_maskz_cvtpd_ps(all_lanes, u));
       const __m512d m = _mm512_or_pd(_mm512_and_pd(u, above_last_place), midpoint_bit);
       least_distance =
@@ -474,12 +500,12 @@ PARPRIM_TARGET_AVX512 std::uint64_t prove_doubles_avx512(std::size_t n, std::siz
   __mmask8 failed = 0;
   std::uint64_t tail_failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    const std::size_t end = quarter_end(c, quarter, n);
     __m512d off[Levels];
-    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 8 <= end; i += 8) {
-      const __m512d s0 = _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]);
+      const __m512d s0 = slice_lanes(running, off, 0, i);
       const __m512d h = _mm512_add_pd(hi, s0);  // TwoSum: a_hi + s0 == h + l exactly
       const __m512d hb = _mm512_sub_pd(h, hi);
       const __m512d l =
@@ -487,7 +513,7 @@ PARPRIM_TARGET_AVX512 std::uint64_t prove_doubles_avx512(std::size_t n, std::siz
       __m512d t = _mm512_add_pd(l, lo);
       __m512d magnitude = _mm512_add_pd(_mm512_abs_pd(l), _mm512_abs_pd(lo));
       for (int k = 1; k < Levels; ++k) {
-        const __m512d sk = _mm512_add_pd(_mm512_loadu_pd(running[k] + i), off[k]);
+        const __m512d sk = slice_lanes(running, off, k, i);
         t = _mm512_add_pd(t, sk);
         magnitude = _mm512_add_pd(magnitude, _mm512_abs_pd(sk));
       }
@@ -524,14 +550,12 @@ PARPRIM_TARGET_AVX512 std::uint64_t outputs_exact_double_avx512(std::size_t n, s
   __mmask8 zeros = 0;
   std::uint64_t tail_failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+    const std::size_t end = quarter_end(c, quarter, n);
     __m512d off[Levels];
-    for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
+    quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 8 <= end; i += 8) {
-      __m512d u = _mm512_add_pd(hi, _mm512_add_pd(_mm512_loadu_pd(running[0] + i), off[0]));
-      for (int l = 1; l < Levels; ++l)
-        u = _mm512_add_pd(u, _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]));
+      const __m512d u = prefix_lanes<Levels>(hi, running, off, i);
       zeros |= _mm512_cmp_pd_mask(u, zero, _CMP_EQ_OQ);
       if constexpr (sizeof(F) == 4)
         _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
@@ -593,7 +617,7 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
                            // function's return for part of a discarded unbraced loop)
     for (std::size_t c = 0; c < scan_chains; ++c) {
       const std::size_t b = c * quarter + done < n ? c * quarter + done : n;
-      const std::size_t e = (c + 1) * quarter < n ? (c + 1) * quarter : n;
+      const std::size_t e = quarter_end(c, quarter, n);
       if (e > b) *survey = merge_surveys(*survey, survey_portable<F>(x + b, e - b));
     }
   }
