@@ -1,8 +1,9 @@
-// Scratch: the GPU exact_plus inclusive scan at several blocks per multiprocessor (the scan
-// kernel's register cap and the grid of both passes), float and double: each variant checked bit
-// for bit against the library's call, and timed beside it, the library's plain `plus` scan and
-// CUB's InclusiveSum, in one process (`PROFILE=1`: one float call at 2^24, for ncu). Not part of
-// the build:
+// Scratch: the GPU exact_plus inclusive scan, the two-launch driver at several blocks per
+// multiprocessor (the scan kernel's register cap and the grid of both passes) and the one-pass
+// experiment (exact_scan_one_pass.cuh), float and double: each variant checked bit for bit
+// against the library's call, and timed beside it, the library's plain `plus` scan and CUB's
+// InclusiveSum, in one process (`PROFILE=1`: one library call, float at 2^24, for ncu;
+// `PROFILE=one`: two calls of the one-pass scan). Not part of the build:
 // SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh dev/exact_scan_sweep.cu
 #include <cstdio>
 #include <cstdlib>
@@ -18,6 +19,7 @@
 #define HAVE_BASE 0
 #endif
 #include "exact_inputs.cuh"
+#include "exact_scan_one_pass.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
@@ -66,6 +68,25 @@ void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, floa
   std::fflush(stdout);
 }
 
+// the one-pass scan (exact_scan_one_pass.cuh) checked and timed beside the two-launch variant
+template <class F>
+void one_pass(const F* in, F* out, std::size_t n, const std::vector<F>& lib, float plain) {
+  using load_t = ppc::converting_load<F, F>;
+  using D = ppc::exact_scan_look_back<F, load_t>;
+  const ppc::exact_scan_problem<F, load_t> p{load_t{in}, out, n, false, {}};
+  const ppc::launch_options o{};
+  cudaMemset(out, 0, n * sizeof(F));
+  ppc::run_scan<D>(o, p, "x");
+  cudaFuncAttributes a{};
+  cudaFuncGetAttributes(&a, ppc::scan_exact_look_back_kernel<D::block, false, load_t, F>);
+  const bool ok = same(out, lib);
+  failures += !ok;
+  const float t = time_us([&] { ppc::run_scan<D>(o, p, "x"); });
+  std::printf("  one pass (%d regs, %d B local): %.1f us, %.3fx plain%s\n", a.numRegs,
+              (int)a.localSizeBytes, t, t / plain, ok ? "" : " FAIL");
+  std::fflush(stdout);
+}
+
 template <class F>
 void run(std::size_t n, bool wide) {
   const std::vector<F> h = exact_sweep_inputs<F>(n, wide);
@@ -95,15 +116,24 @@ void run(std::size_t n, bool wide) {
     variant<F, 2, true>(in.data(), out.data(), n, lib, plain);
 #endif
     variant<F, 2>(in.data(), out.data(), n, lib, plain);
+    one_pass<F>(in.data(), out.data(), n, lib, plain);
   }
 }
 
 int main() {
-  if (std::getenv("PROFILE") != nullptr) {  // one library call, float 2^24 in (-1, 1), for ncu
+  if (const char* profile = std::getenv("PROFILE")) {  // float 2^24 in (-1, 1), for ncu
     const std::size_t n = std::size_t(1) << 24;
     const std::vector<float> h = exact_sweep_inputs<float>(n, false);
     pp::device_buffer<float> in(h), out(n);
-    pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{});
+    if (std::strcmp(profile, "one") == 0) {  // the one-pass scan, twice
+      using load_t = ppc::converting_load<float, float>;
+      const ppc::exact_scan_problem<float, load_t> p{load_t{in.data()}, out.data(), n, false,
+                                                     parprim::detail::exact_accumulator<float>{}};
+      for (int i = 0; i < 2; ++i)
+        ppc::run_scan<ppc::exact_scan_look_back<float, load_t>>(ppc::launch_options{}, p, "x");
+      return 0;
+    }
+    pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::exact_plus{});  // one library call
     return 0;
   }
   run<float>(std::size_t(1) << 28, false);

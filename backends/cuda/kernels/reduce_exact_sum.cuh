@@ -444,12 +444,11 @@ __device__ exact::chunk_survey tile_survey(const F (&x)[Items]) {
 /// nothing): its exact slice sums to the warp's digits, or, when the slices do not cover it,
 /// each element to its lane's superaccumulator `acc` (cleared by the first such tile: `used`
 /// says whether it holds anything). `flags` collects the state flags the slice path learns
-/// (not_only_negative_zeros).
+/// (not_only_negative_zeros). `survey`: the tile's (tile_survey).
 template <class F, unsigned Items>
-__device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits<F>& digits,
-                              pending_slices<F>& pending, std::uint64_t& flags, const F (&x)[Items],
-                              unsigned lane) {
-  const exact::chunk_survey survey = tile_survey(x);
+__device__ void add_surveyed_tile(const exact::chunk_survey& survey, exact_accumulator<F>& acc,
+                                  bool& used, warp_digits<F>& digits, pending_slices<F>& pending,
+                                  std::uint64_t& flags, const F (&x)[Items], unsigned lane) {
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   if (levels == 0) {  // infinities, NaNs or a wide exponent range: element by element
@@ -467,6 +466,14 @@ __device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits
     add_tile_slices<2>(digits, pending, x, top, lane);
   else
     add_tile_slices<3>(digits, pending, x, top, lane);
+}
+
+/// \brief add_surveyed_tile with the tile's survey taken here.
+template <class F, unsigned Items>
+__device__ void add_warp_tile(exact_accumulator<F>& acc, bool& used, warp_digits<F>& digits,
+                              pending_slices<F>& pending, std::uint64_t& flags, const F (&x)[Items],
+                              unsigned lane) {
+  add_surveyed_tile(tile_survey(x), acc, used, digits, pending, flags, x, lane);
 }
 
 /// \brief Loads a whole warp tile starting at `p` (16-byte aligned) with 16-byte loads,
@@ -521,6 +528,26 @@ __device__ void load_warp_tile(const Load& load, std::size_t t, std::size_t end,
   }
 }
 
+/// \brief Ends a warp's fold of tiles (add_warp_tile): the pending slice sums added to the
+/// digits and, only where a tile took the element-by-element path, the lanes' superaccumulators
+/// merged (a chain of shuffles limb by limb) and added too; the digits normalized (every lane
+/// calls). Returns the accumulator's flags (the same on every lane: the survey is the warp's).
+template <class F>
+__device__ std::uint64_t finish_warp_fold(exact_accumulator<F>& acc, bool used,
+                                          warp_digits<F>& digits, pending_slices<F>& slices,
+                                          std::uint64_t flags, unsigned lane) {
+  constexpr unsigned all = 0xffffffffu;
+  slices.flush(digits, lane);
+  if (__any_sync(all, used)) {
+    if (!used) acc = exact_accumulator<F>{};
+    warp_merge(acc);
+    digits.add_lane0(acc, lane);
+    flags |= __shfl_sync(all, acc.state, 0);
+  }
+  digits.normalize(lane);
+  return flags;
+}
+
 /// \brief The exact sum of the warp tiles starting at `first`, `first + stride`, ... before
 /// `end` (`load(i)` is element i as `F`), into the warp's `digits` (normalized: every lane
 /// calls); returns the accumulator's flags (the same on every lane).
@@ -528,7 +555,6 @@ template <class F, class Load>
 __device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, std::size_t end,
                                          std::size_t stride, unsigned lane,
                                          warp_digits<F>& digits) {
-  constexpr unsigned all = 0xffffffffu;
   constexpr unsigned items = exact_items_v<F>;
   // The lane's superaccumulator, for tiles the slices do not cover: left untouched until one
   // comes (clearing and reading it on every lane would move 56 or 280 bytes a lane through
@@ -551,17 +577,7 @@ __device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, st
       pending = 0;
     }
   }
-  slices.flush(digits, lane);
-  // Only where a tile took the element-by-element path: the lanes' superaccumulators merged (a
-  // chain of shuffles limb by limb) and added to the digits.
-  if (__any_sync(all, used)) {
-    if (!used) acc = exact_accumulator<F>{};
-    warp_merge(acc);
-    digits.add_lane0(acc, lane);
-    flags |= __shfl_sync(all, acc.state, 0);
-  }
-  digits.normalize(lane);
-  return flags;  // (the same on every lane: the survey is the warp's)
+  return finish_warp_fold(acc, used, digits, slices, flags, lane);
 }
 
 /// \brief The exact sum kernel (see the file comment). The grid's warps take the warp tiles in

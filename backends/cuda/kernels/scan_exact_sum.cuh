@@ -108,6 +108,24 @@ __device__ void load_scan_tile(const Load& load, std::size_t t, std::size_t end,
       t, lane, [&](unsigned j, std::size_t i) { x[j] = i < end ? load(i) : -F(0); });
 }
 
+/// \brief Loads the warp tile at `t` (elements past `end` are -0) by the lanes and writes it to
+/// `stage` (shared memory) in the tile's order (every lane calls; the tile is there on return).
+template <class F, class Load>
+__device__ void stage_tile_by_lanes(const Load& load, std::size_t t, std::size_t end, unsigned lane,
+                                    bool aligned, F* stage) {
+  constexpr unsigned v = exact_vector_v<F>;
+  F x[exact_items_v<F>];
+  load_scan_tile(load, t, end, lane, aligned, x);
+#pragma unroll
+  for (unsigned k = 0; k < exact_items_v<F> / v; ++k) {
+    vector16<F> w;
+#pragma unroll
+    for (unsigned e = 0; e < v; ++e) w.v[e] = x[k * v + e];
+    reinterpret_cast<vector16<F>*>(stage)[k * warp_threads + lane] = w;
+  }
+  __syncwarp();
+}
+
 /// \brief Where a tile's outputs go: element t + j to out[t + j] for t + j < end, by 16-byte
 /// stores where the tile is whole and `out` aligned.
 template <class F>
@@ -431,27 +449,28 @@ struct warp_prefix {
   }
 };
 
-/// \brief Scans the warp tile at `t` (elements before `end`; `tile` its elements in shared
-/// memory, -0 past `end`) after the sum `prefix` (with `acc`, the warp's superaccumulator in
-/// shared memory): fast path, or element by element.
-template <bool Exclusive, class F>
-__device__ void scan_warp_tile(const F* tile, const tile_output<F>& to, unsigned lane,
-                               exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
-  using bits = typename ieee_format<F>::bits_type;
-  constexpr unsigned items = exact_items_v<F>;
+/// \brief A lane's elements of a warp tile in shared memory, row by row (x[k*V + e] is element
+/// (k*32 + lane)*V + e).
+template <class F, unsigned Items>
+__device__ void read_tile_rows(const F* tile, unsigned lane, F (&x)[Items]) {
   constexpr unsigned v = exact_vector_v<F>;
-  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
-  exact::chunk_survey survey;
-  {
-    F x[items];
 #pragma unroll
-    for (unsigned k = 0; k < items / v; ++k) {
-      const vector16<F> w = tile_row(tile, k, lane);
+  for (unsigned k = 0; k < Items / v; ++k) {
+    const vector16<F> w = tile_row(tile, k, lane);
 #pragma unroll
-      for (unsigned e = 0; e < v; ++e) x[k * v + e] = w.v[e];
-    }
-    survey = tile_survey(x);
+    for (unsigned e = 0; e < v; ++e) x[k * v + e] = w.v[e];
   }
+}
+
+/// \brief Scans the warp tile at `t` (elements before `end`; `tile` its elements in shared
+/// memory, -0 past `end`; `survey` its tile_survey) after the sum `prefix` (with `acc`, the
+/// warp's superaccumulator in shared memory): fast path, or element by element.
+template <bool Exclusive, class F>
+__device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* tile,
+                                   const tile_output<F>& to, unsigned lane,
+                                   exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
+  using bits = typename ieee_format<F>::bits_type;
+  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   // (a prefix carried from the tiles before that fails a proof is read exactly and tried again)
@@ -489,6 +508,19 @@ __device__ void scan_warp_tile(const F* tile, const tile_output<F>& to, unsigned
     }
   }
   __syncwarp();
+}
+
+/// \brief scan_surveyed_tile with the tile's survey taken here.
+template <bool Exclusive, class F>
+__device__ void scan_warp_tile(const F* tile, const tile_output<F>& to, unsigned lane,
+                               exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
+  exact::chunk_survey survey;
+  {
+    F x[exact_items_v<F>];
+    read_tile_rows(tile, lane, x);
+    survey = tile_survey(x);
+  }
+  scan_surveyed_tile<Exclusive>(survey, tile, to, lane, acc, prefix);
 }
 
 /// \brief Warp w of the grid owns elements [w * per_warp, (w + 1) * per_warp) (whole warp
@@ -597,17 +629,7 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
     if (bulk && last - t >= tile) {
       bulk_barrier_wait(&stage.barrier[s], (i / stages) & 1u);
     } else {
-      F x[exact_items_v<F>];
-      load_scan_tile(load, t, last, lane, in_aligned, x);
-      constexpr unsigned v = exact_vector_v<F>;
-#pragma unroll
-      for (unsigned k = 0; k < exact_items_v<F> / v; ++k) {
-        vector16<F> w;
-#pragma unroll
-        for (unsigned e = 0; e < v; ++e) w.v[e] = x[k * v + e];
-        reinterpret_cast<vector16<F>*>(buffer)[k * warp_threads + lane] = w;
-      }
-      __syncwarp();
+      stage_tile_by_lanes(load, t, last, lane, in_aligned, buffer);
     }
     scan_warp_tile<Exclusive>(buffer, tile_output<F>{out, t, last, out_aligned}, lane, before[warp],
                               prefix);
