@@ -418,6 +418,70 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
 }
 
+/// \brief |v| for 4 lanes.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d magnitude_lanes(__m256d v) {
+  return _mm256_and_pd(v, _mm256_set1_pd(__builtin_bit_cast(double, ~(std::uint64_t{1} << 63))));
+}
+
+/// \brief `less` for 4 lanes: the sign bits of `a - b`, as a mask.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline int less_lanes(__m256d a, __m256d b) {
+  return _mm256_movemask_pd(_mm256_sub_pd(a, b));
+}
+
+/// \brief prove_outputs for double results in the checked mode with AVX2: round_prefix's
+/// double-double prefix and tests, 4 prefixes a vector (`less` as the sign of the difference, as
+/// there: the sign bits by movemask); returns non-zero if any output was not proved.
+template <int Levels>
+PARPRIM_TARGET_AVX2 std::uint64_t prove_doubles_avx2(std::size_t n, std::size_t quarter,
+                                                     const double (*running)[chunk],
+                                                     const double (*offset)[Levels], double a_hi,
+                                                     double a_lo, double* out) {
+  const __m256d hi = _mm256_set1_pd(a_hi);
+  const __m256d lo = _mm256_set1_pd(a_lo);
+  const __m256d exponent_bits = _mm256_set1_pd(__builtin_bit_cast(double, 0x7ff0000000000000ull));
+  const __m256d below_half = _mm256_set1_pd(0x1.fffffffffffffp-54);
+  const __m256d below_quarter = _mm256_set1_pd(0x1.fffffffffffffp-55);
+  const __m256d tiny = _mm256_set1_pd(0x1p-960);
+  const __m256d huge = _mm256_set1_pd(0x1p1022);
+  int failed = 0;
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = quarter_end(c, quarter, n);
+    __m256d off[Levels];
+    for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
+    std::size_t i = c * quarter;
+    for (; i + 4 <= end; i += 4) {
+      const __m256d s0 = _mm256_add_pd(_mm256_loadu_pd(running[0] + i), off[0]);
+      const __m256d h = _mm256_add_pd(hi, s0);  // TwoSum: a_hi + s0 == h + l exactly
+      const __m256d hb = _mm256_sub_pd(h, hi);
+      const __m256d l =
+          _mm256_add_pd(_mm256_sub_pd(hi, _mm256_sub_pd(h, hb)), _mm256_sub_pd(s0, hb));
+      __m256d t = _mm256_add_pd(l, lo);
+      __m256d magnitude = _mm256_add_pd(magnitude_lanes(l), magnitude_lanes(lo));
+      for (int k = 1; k < Levels; ++k) {
+        const __m256d sk = _mm256_add_pd(_mm256_loadu_pd(running[k] + i), off[k]);
+        t = _mm256_add_pd(t, sk);
+        magnitude = _mm256_add_pd(magnitude, magnitude_lanes(sk));
+      }
+      const __m256d r = _mm256_add_pd(h, t);  // TwoSum: h + t == r + e exactly
+      const __m256d rb = _mm256_sub_pd(r, h);
+      const __m256d e = _mm256_add_pd(_mm256_sub_pd(h, _mm256_sub_pd(r, rb)), _mm256_sub_pd(t, rb));
+      const __m256d b = _mm256_and_pd(r, exponent_bits);
+      const __m256d rest =
+          _mm256_add_pd(magnitude_lanes(e), _mm256_mul_pd(_mm256_set1_pd(0x1p-50), magnitude));
+      _mm256_storeu_pd(out + i, r);
+      const int half = less_lanes(rest, _mm256_mul_pd(b, below_half));
+      const int quarter_place = less_lanes(rest, _mm256_mul_pd(b, below_quarter));
+      const int above_power_of_two = less_lanes(b, magnitude_lanes(r));
+      const int proved = half & (quarter_place | above_power_of_two);
+      failed |= (~proved & 0xf) | less_lanes(b, tiny) | less_lanes(huge, b);
+    }
+    tail_failed |= prove_range<Levels, prefix_mode::checked, false>(c, i, end, running, offset,
+                                                                    a_hi, a_lo, nullptr, out, 0);
+  }
+  return tail_failed | static_cast<std::uint64_t>(failed);
+}
+
 /// \brief Quarter c's offsets broadcast, one vector a slice (the AVX-512 second passes).
 template <int Levels>
 [[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void quarter_offsets(
@@ -672,6 +736,9 @@ template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
   if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::checked &&
                 std::is_same_v<F, double>)
     return prove_doubles_avx512<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0;
+  if constexpr (Simd == simd_form::avx2 && Mode == prefix_mode::checked &&
+                std::is_same_v<F, double>)
+    return prove_doubles_avx2<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0;
 #endif
   return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
                                             zero_unknown) == 0;
@@ -823,7 +890,9 @@ PARPRIM_TARGET_AVX2 guessed_scan scan_guessed_avx2(const double* x, std::size_t 
   if (mode == prefix_mode::exact_double)
     return prove.template operator()<prefix_mode::exact_double>();
   if (mode == prefix_mode::exact_pair) return prove.template operator()<prefix_mode::exact_pair>();
-  return prove.template operator()<prefix_mode::checked>();
+  return prove_doubles_avx2<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0
+             ? guessed_scan::proved
+             : guessed_scan::failed;
 }
 #endif
 
