@@ -606,30 +606,28 @@ TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
 #endif
 }
 
-/// \brief The double scan's checked proof (round_prefix's double-double prefix and tests) in its
-/// AVX2 and AVX-512 forms (where the processor runs them) against round_prefix element by
-/// element: each rejects the chunk when any prefix lies on a rounding boundary, is zero or is
-/// huge; else they write the same outputs. Every position of the odd prefix.
-TEST(ExactChunkPasses, DoubleProofRejectsWhatItCannotProve) {
-  namespace ex = parprim::detail::exact;
-  if (!parprim::detail::avx2_supported())
-    GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
-                    "the double proof runs only in its portable form, which the other tests "
-                    "check against the reference";
 #if PARPRIM_HOST_AVX2
+/// \brief DoubleProofRejectsWhatItCannotProve with `Levels` slices (the lower slices' running
+/// sums small and not all representable with the top one: prefixes round, far from a boundary).
+template <int Levels>
+void check_double_proof() {
+  namespace ex = parprim::detail::exact;
   constexpr std::size_t n = 30, quarter = 8;    // quarters of 8, 8, 8 and 6 (4 + 2 left over)
   constexpr double a_hi = 1.0, a_lo = 0x1p-40;  // (every prefix rounds a_lo in: r is not h)
-  static double running[1][ex::chunk];
-  const double offset[ex::scan_chains][1] = {{0.0}, {0.0}, {0.0}, {0.0}};
+  static double running[Levels][ex::chunk];
+  double offset[ex::scan_chains][Levels] = {};
   bool wide = false;  // the AVX-512 form (else the AVX2 one)
   const auto prove = [&](bool& same_outputs) {
     double vector_out[n], portable_out[n];
     std::uint64_t portable = 0;
-    for (std::size_t i = 0; i < n; ++i)
-      portable |= ex::round_prefix<1>(a_hi, a_lo, &running[0][i], portable_out[i]);
+    for (std::size_t i = 0; i < n; ++i) {
+      double v[Levels];
+      for (int l = 0; l < Levels; ++l) v[l] = running[l][i];
+      portable |= ex::round_prefix<Levels>(a_hi, a_lo, v, portable_out[i]);
+    }
     const std::uint64_t vector =
-        wide ? ex::prove_doubles_avx512<1>(n, quarter, running, offset, a_hi, a_lo, vector_out)
-             : ex::prove_doubles_avx2<1>(n, quarter, running, offset, a_hi, a_lo, vector_out);
+        wide ? ex::prove_doubles_avx512<Levels>(n, quarter, running, offset, a_hi, a_lo, vector_out)
+             : ex::prove_doubles_avx2<Levels>(n, quarter, running, offset, a_hi, a_lo, vector_out);
     same_outputs = std::memcmp(vector_out, portable_out, sizeof vector_out) == 0;
     if (portable != 0) {
       EXPECT_NE(vector, 0u) << "the vector form proved what the portable did not";
@@ -637,32 +635,54 @@ TEST(ExactChunkPasses, DoubleProofRejectsWhatItCannotProve) {
     return vector != 0;
   };
   const auto reset = [&] {
-    for (std::size_t i = 0; i < n; ++i) running[0][i] = static_cast<double>(i + 1) * 0x1p-20;
+    for (std::size_t i = 0; i < n; ++i)
+      for (int l = 0; l < Levels; ++l)
+        running[l][i] = static_cast<double>(i + 1) * ex::pow2(-20 - 25 * l);
+  };
+  // the odd prefix at `at`: the top slice's running sum `top`, the lower ones zero
+  const auto odd = [&](std::size_t at, double top) {
+    reset();
+    running[0][at] = top;
+    for (int l = 1; l < Levels; ++l) running[l][at] = 0.0;
   };
   for (const bool form : {false, true}) {
     if (form && !parprim::detail::avx512_supported()) continue;
     wide = form;
-    SCOPED_TRACE(wide ? "AVX-512" : "AVX2");
+    SCOPED_TRACE(std::string(wide ? "AVX-512" : "AVX2") + ", " + std::to_string(Levels) +
+                 " slices");
     reset();
     bool same = false;
-    EXPECT_FALSE(prove(same)) << "every prefix exact in a double, far from a boundary";
+    EXPECT_FALSE(prove(same)) << "every prefix far from a boundary";
     EXPECT_TRUE(same) << "proved outputs differ";
     for (std::size_t at = 0; at < n; ++at) {
       SCOPED_TRACE("odd prefix at " + std::to_string(at));
-      reset();
-      running[0][at] = 0x1p-53;  // 1 + 2^-40 + 2^-53: halfway between two doubles
+      odd(at, 0x1p-53);  // 1 + 2^-40 + 2^-53: halfway between two doubles
       EXPECT_TRUE(prove(same)) << "a prefix on a rounding boundary";
-      reset();
-      running[0][at] = -0x1p-40 - 0x1p-54;  // 1 - 2^-54: halfway, below a power of two
+      odd(at, -0x1p-40 - 0x1p-54);  // 1 - 2^-54: halfway, below a power of two
       EXPECT_TRUE(prove(same)) << "a prefix on a rounding boundary below a power of two";
-      reset();
-      running[0][at] = -1.0 - 0x1p-40;
+      odd(at, -1.0 - 0x1p-40);
       EXPECT_TRUE(prove(same)) << "a zero prefix";
-      reset();
-      running[0][at] = 0x1p1023;
+      odd(at, 0x1p1023);
       EXPECT_TRUE(prove(same)) << "a huge prefix";
     }
   }
+}
+#endif
+
+/// \brief The double scan's checked proof (round_prefix's double-double prefix and tests) in its
+/// AVX2 and AVX-512 forms (where the processor runs them) against round_prefix element by
+/// element, with 1, 2 and 3 slices: each rejects the chunk when any prefix lies on a rounding
+/// boundary, is zero or is huge; else they write the same outputs. Every position of the odd
+/// prefix.
+TEST(ExactChunkPasses, DoubleProofRejectsWhatItCannotProve) {
+  if (!parprim::detail::avx2_supported())
+    GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
+                    "the double proof runs only in its portable form, which the other tests "
+                    "check against the reference";
+#if PARPRIM_HOST_AVX2
+  check_double_proof<1>();
+  check_double_proof<2>();
+  check_double_proof<3>();
 #endif
 }
 
