@@ -374,6 +374,30 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
 }
 
 #if PARPRIM_HOST_AVX2
+/// \brief Quarter c's offsets broadcast, one vector a slice (the AVX2 second passes).
+template <int Levels>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline void quarter_offsets(
+    const double (*offset)[Levels], std::size_t c, __m256d* off) {
+  for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
+}
+
+/// \brief The slice-l sums s_l of outputs [i, i + 4) of a quarter: their running sums plus the
+/// quarter's offset (`off`, from quarter_offsets).
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d slice_lanes(
+    const double (*running)[chunk], const __m256d* off, int l, std::size_t i) {
+  return _mm256_add_pd(_mm256_loadu_pd(running[l] + i), off[l]);
+}
+
+/// \brief |v| for 4 lanes.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d magnitude_lanes(__m256d v) {
+  return _mm256_and_pd(v, _mm256_set1_pd(__builtin_bit_cast(double, ~(std::uint64_t{1} << 63))));
+}
+
+/// \brief `less` for 4 lanes: the sign bits of `a - b`, as a mask.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline int less_lanes(__m256d a, __m256d b) {
+  return _mm256_movemask_pd(_mm256_sub_pd(a, b));
+}
+
 /// \brief prove_outputs for float results against the chunk's bound, written with AVX2 by
 /// hand: round_prefix_in_chunk's tests for the whole chunk at once, as the least distance of a
 /// prefix to its float midpoint and the least magnitude of a prefix (the vectors' minima, two
@@ -388,8 +412,6 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   if (!(b.largest < 0x1p127)) return 1;
   constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
   const __m256d hi = _mm256_set1_pd(a_hi);
-  const __m256d magnitude_mask =
-      _mm256_set1_pd(__builtin_bit_cast(double, ~(std::uint64_t{1} << 63)));
   const __m256d above_last_place = _mm256_set1_pd(__builtin_bit_cast(double, ~low29));
   const __m256d midpoint_bit = _mm256_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28));
   __m256d least_distance = _mm256_set1_pd(0x1p1023);
@@ -398,17 +420,15 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = quarter_end(c, quarter, n);
     __m256d off[Levels];
-    for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
+    quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 4 <= end; i += 4) {
-      __m256d u = _mm256_add_pd(hi, _mm256_add_pd(_mm256_loadu_pd(running[0] + i), off[0]));
-      for (int l = 1; l < Levels; ++l)
-        u = _mm256_add_pd(u, _mm256_add_pd(_mm256_loadu_pd(running[l] + i), off[l]));
+      __m256d u = _mm256_add_pd(hi, slice_lanes(running, off, 0, i));
+      for (int l = 1; l < Levels; ++l) u = _mm256_add_pd(u, slice_lanes(running, off, l, i));
       _mm_storeu_ps(out + i, _mm256_cvtpd_ps(u));
       const __m256d m = _mm256_or_pd(_mm256_and_pd(u, above_last_place), midpoint_bit);
-      least_distance =
-          _mm256_min_pd(least_distance, _mm256_and_pd(_mm256_sub_pd(u, m), magnitude_mask));
-      least_magnitude = _mm256_min_pd(least_magnitude, _mm256_and_pd(u, magnitude_mask));
+      least_distance = _mm256_min_pd(least_distance, magnitude_lanes(_mm256_sub_pd(u, m)));
+      least_magnitude = _mm256_min_pd(least_magnitude, magnitude_lanes(u));
     }
     tail_failed |= prove_range<Levels, prefix_mode::checked, true>(c, i, end, running, offset, a_hi,
                                                                    0.0, &b, out, 0);
@@ -416,16 +436,6 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   const __m256d near = _mm256_cmp_pd(least_distance, _mm256_set1_pd(b.bound), _CMP_LT_OQ);
   const __m256d tiny = _mm256_cmp_pd(least_magnitude, _mm256_set1_pd(b.lowest), _CMP_LT_OQ);
   return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
-}
-
-/// \brief |v| for 4 lanes.
-[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d magnitude_lanes(__m256d v) {
-  return _mm256_and_pd(v, _mm256_set1_pd(__builtin_bit_cast(double, ~(std::uint64_t{1} << 63))));
-}
-
-/// \brief `less` for 4 lanes: the sign bits of `a - b`, as a mask.
-[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline int less_lanes(__m256d a, __m256d b) {
-  return _mm256_movemask_pd(_mm256_sub_pd(a, b));
 }
 
 /// \brief prove_outputs for double results in the checked mode with AVX2: round_prefix's
@@ -448,10 +458,10 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_doubles_avx2(std::size_t n, std::size_t 
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = quarter_end(c, quarter, n);
     __m256d off[Levels];
-    for (int l = 0; l < Levels; ++l) off[l] = _mm256_set1_pd(offset[c][l]);
+    quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 4 <= end; i += 4) {
-      const __m256d s0 = _mm256_add_pd(_mm256_loadu_pd(running[0] + i), off[0]);
+      const __m256d s0 = slice_lanes(running, off, 0, i);
       const __m256d h = _mm256_add_pd(hi, s0);  // TwoSum: a_hi + s0 == h + l exactly
       const __m256d hb = _mm256_sub_pd(h, hi);
       const __m256d l =
@@ -459,7 +469,7 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_doubles_avx2(std::size_t n, std::size_t 
       __m256d t = _mm256_add_pd(l, lo);
       __m256d magnitude = _mm256_add_pd(magnitude_lanes(l), magnitude_lanes(lo));
       for (int k = 1; k < Levels; ++k) {
-        const __m256d sk = _mm256_add_pd(_mm256_loadu_pd(running[k] + i), off[k]);
+        const __m256d sk = slice_lanes(running, off, k, i);
         t = _mm256_add_pd(t, sk);
         magnitude = _mm256_add_pd(magnitude, magnitude_lanes(sk));
       }
