@@ -272,24 +272,32 @@ void for_each_long_run(Body body) {
   }
 }
 
-/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (for
-/// float results after a checked tile, approximately with an error bound, read again when the
-/// bound grows or a proof fails), so every output must still be parprim::seq's, bit for bit,
-/// on real-valued inputs whose prefixes take the checked mode, and on mixed scales and
-/// cancelling triples.
-TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
-  for_each_long_run<float>([](const std::vector<float>& in) {
+/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (after a
+/// checked tile as a double-double with an error bound, read again when the bound grows or a
+/// proof fails), so every output must still be parprim::seq's, bit for bit, on real-valued
+/// inputs whose prefixes take the checked mode, and on mixed scales and cancelling triples.
+template <class F>
+void long_scans_match_seq() {
+  for_each_long_run<F>([](const std::vector<F>& in) {
     const std::size_t n = in.size();
-    const parprim::device_buffer<float> d(in);
-    parprim::device_buffer<float> o(n);
-    std::vector<float> host(n);
+    const parprim::device_buffer<F> d(in);
+    parprim::device_buffer<F> o(n);
+    std::vector<F> host(n);
     parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
     parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
     EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
-    parprim::exclusive_scan(parprim::seq, in, host, 0.5f, parprim::exact_plus{});
-    parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), 0.5f, parprim::exact_plus{});
+    const F init = static_cast<F>(0.5);
+    parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
+    parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
     EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
   });
+}
+
+TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
+  long_scans_match_seq<float>();
+}
+TEST(CudaExact, DoubleLongRunsOfTilesPerWarpMatchSeq) {
+  long_scans_match_seq<double>();
 }
 
 /// Long runs of tiles per warp in the exact sum: each warp adds many tiles' slices to its

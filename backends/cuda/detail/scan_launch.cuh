@@ -175,7 +175,8 @@ class look_back_memory {
   look_back_levels levels_;
 };
 
-/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls.
+/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls (the fixed tree's:
+/// `Tuning::fixed_tree_delays(tiles)` where the tuning has it).
 template <template <class> class TileOf, class Problem, class Tuning = look_back_tuning>
 class single_pass_look_back {
  public:
@@ -193,21 +194,29 @@ class single_pass_look_back {
     // Each kernel holds one look-back: the fixed tree (deterministic, an operator whose grouping
     // matters) or the tree look-back; Tuning::determinism >= 0 fixes the choice (dev/ sweeps).
     constexpr unsigned min_blocks = Tuning::template min_blocks_per_sm<tile>;
-    const look_back_delays delays = Tuning::template delays<Problem>(tiles_);
-    const auto run = [&](auto kernel) {
+    const auto run = [&](auto kernel, const look_back_delays& delays) {
       launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic, delays);
     };
+    const look_back_delays delays = Tuning::template delays<Problem>(tiles_);
     if constexpr (Tuning::determinism >= 0)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>, delays);
     else if constexpr (exact_grouping_v<typename Problem::op_type, V>)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, delays);
     else if (s.deterministic)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>, fixed_tree_delays());
     else
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, delays);
   }
 
  private:
+  /// The fixed tree's waits (the tuning's fixed_tree_delays where it has one).
+  look_back_delays fixed_tree_delays() const {
+    if constexpr (requires { Tuning::template fixed_tree_delays<Problem>(tiles_); })
+      return Tuning::template fixed_tree_delays<Problem>(tiles_);
+    else
+      return Tuning::template delays<Problem>(tiles_);
+  }
+
   std::size_t tiles_;
   look_back_memory<V> memory_;
 };

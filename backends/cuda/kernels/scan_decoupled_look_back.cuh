@@ -118,6 +118,21 @@ struct tma_look_back_tuning : look_back_tuning {
       return {1200, 650, 650};
     return {3200, 800, 800};
   }
+  /// The fixed tree (deterministic plain scans of operators whose grouping matters) on floating
+  /// point values polls sooner below this many tiles: {400, 100} (user structs keep {3200, 800}:
+  /// not measured). H200, dev/rung6_float_sweep.cu, one process, medians of 15 calls, two runs:
+  /// float32 2^24 (2,341 tiles) 59.5 and 59.9-60.4 us against 62.1 and 61.7-64.2 with {3200,
+  /// 800} (CUB InclusiveSum 57.5-60.1); from about 2^26 float32 (9,362 tiles: 169.5-173.0
+  /// against 166.6-168.8) and at 2^24 float64 (4,682 tiles: 96.4-97.8 against 95.3-101.7) the
+  /// long waits are as fast or faster (docs/results/h200/fixed-tree-float-scans/).
+  static constexpr std::size_t fixed_tree_short_waits_below = 4096;
+  template <class Problem>
+  static look_back_delays fixed_tree_delays(std::size_t tiles) {
+    if (!Problem::segmented && std::is_floating_point_v<typename Problem::value_type> &&
+        sleeps(tiles) && tiles < fixed_tree_short_waits_below)
+      return {400, 100, 100};
+    return delays<Problem>(tiles);
+  }
 };
 
 /// \brief What a tile has published.
