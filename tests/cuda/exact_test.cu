@@ -272,10 +272,12 @@ void for_each_long_run(Body body) {
   }
 }
 
-/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (after a
-/// checked tile as a double-double with an error bound, read again when the bound grows or a
-/// proof fails), so every output must still be parprim::seq's, bit for bit, on real-valued
-/// inputs whose prefixes take the checked mode, and on mixed scales and cancelling triples.
+/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (exactly
+/// after a tile in an exact mode; for float results after a checked tile approximately with an
+/// error bound, read again when the bound grows or a proof fails; for double results read
+/// again after a checked tile), so every output must still be parprim::seq's, bit for bit, on
+/// real-valued inputs whose prefixes take the checked mode, and on mixed scales and cancelling
+/// triples; float (about 8 tiles a warp) and double (about 16).
 template <class F>
 void long_scans_match_seq() {
   for_each_long_run<F>([](const std::vector<F>& in) {
