@@ -5,12 +5,10 @@
 // two rounds, each with the library's call and CUB again.
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
 // precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <parprim/parprim.hpp>
-#include <random>
 #include <vector>
 
 #include "float_scan_inputs.cuh"

@@ -5,11 +5,9 @@
 // InclusiveSum and the library's int32 scan of the same bytes, three interleaved rounds.
 // Not part of the build: SWEEP_LIB=<built libparprim_cuda.a> bash dev/sweep.sh
 // dev/rung6_float_tile_sweep.cu
-#include <cmath>
 #include <cstdio>
 #include <cub/device/device_scan.cuh>
 #include <parprim/parprim.hpp>
-#include <random>
 #include <utility>
 #include <vector>
 

@@ -13,7 +13,7 @@ struct swept_tuning : parprim::detail::cuda::look_back_tuning {
   static constexpr unsigned min_blocks_per_sm = MinB;
   static constexpr int determinism = Determinism;
   template <class Problem>
-  static parprim::detail::cuda::look_back_delays delays(std::size_t tiles) {
+  static parprim::detail::cuda::look_back_delays delays(std::size_t tiles, bool /*fixed_tree*/) {
     if (!sleeps(tiles)) return no_sleep;
     return {swept_first_ns, swept_pause_ns, swept_pause_ns};
   }

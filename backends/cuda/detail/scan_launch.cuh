@@ -175,8 +175,7 @@ class look_back_memory {
   look_back_levels levels_;
 };
 
-/// \brief Rung 5. `Tuning::delays(tiles)` says when the look-back polls (the fixed tree's:
-/// `Tuning::fixed_tree_delays(tiles)` where the tuning has it).
+/// \brief Rung 5. `Tuning::delays(tiles, fixed_tree)` says when the look-back polls.
 template <template <class> class TileOf, class Problem, class Tuning = look_back_tuning>
 class single_pass_look_back {
  public:
@@ -194,29 +193,22 @@ class single_pass_look_back {
     // Each kernel holds one look-back: the fixed tree (deterministic, an operator whose grouping
     // matters) or the tree look-back; Tuning::determinism >= 0 fixes the choice (dev/ sweeps).
     constexpr unsigned min_blocks = Tuning::template min_blocks_per_sm<tile>;
-    const auto run = [&](auto kernel, const look_back_delays& delays) {
-      launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic, delays);
+    const auto run = [&](auto kernel, bool fixed_tree) {
+      launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
+             Tuning::template delays<Problem>(tiles_, fixed_tree));
     };
-    const look_back_delays delays = Tuning::template delays<Problem>(tiles_);
     if constexpr (Tuning::determinism >= 0)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>, delays);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>,
+          Tuning::determinism == 1);
     else if constexpr (exact_grouping_v<typename Problem::op_type, V>)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, delays);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, false);
     else if (s.deterministic)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>, fixed_tree_delays());
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>, true);
     else
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, delays);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, false);
   }
 
  private:
-  /// The fixed tree's waits (the tuning's fixed_tree_delays where it has one).
-  look_back_delays fixed_tree_delays() const {
-    if constexpr (requires { Tuning::template fixed_tree_delays<Problem>(tiles_); })
-      return Tuning::template fixed_tree_delays<Problem>(tiles_);
-    else
-      return Tuning::template delays<Problem>(tiles_);
-  }
-
   std::size_t tiles_;
   look_back_memory<V> memory_;
 };

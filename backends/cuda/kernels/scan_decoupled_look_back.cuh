@@ -82,10 +82,10 @@ struct look_back_tuning {
   static constexpr bool sleeps(std::size_t tiles) { return tiles >= sleep_from_tiles; }
   /// 2^28 int32 (43690 tiles): 842 us without a first wait, 696 us with 1.2 us and 650 ns
   /// between polls; segmented pairs carry more work per tile and do best with shorter waits.
-  /// The fixed tree (deterministic, inexact operators) waits for the same tiles as the tree
-  /// look-back (its group's aggregates), so it takes the same waits.
+  /// The fixed tree (deterministic, inexact operators; `fixed_tree`) waits for the same tiles as
+  /// the tree look-back (its group's aggregates), so it takes the same waits.
   template <class Problem>
-  static look_back_delays delays(std::size_t tiles) {
+  static look_back_delays delays(std::size_t tiles, bool /*fixed_tree*/) {
     if (!sleeps(tiles)) return no_sleep;
     if constexpr (Problem::segmented)
       return {700, 350, 350};
@@ -110,28 +110,24 @@ struct tma_look_back_tuning : look_back_tuning {
   /// pairs, 4 tiles per SM) keep rung 5's shorter waits: 2^27 float64, segments of 1024, 949.5
   /// us against 1,001.1 with {3200, 800}; one segment 931.8 against 1,004.2; 2^24 131.5 against
   /// 141.7 (H200, dev/rung6_wide_sweep.cu).
+  /// The fixed tree (`fixed_tree`: deterministic plain scans of operators whose grouping
+  /// matters) on floating-point values polls sooner below fixed_tree_short_waits_below tiles:
+  /// {400, 100} (user structs keep {3200, 800}: not measured). H200, dev/rung6_float_sweep.cu,
+  /// one process, medians of 15 calls, two runs: float32 2^24 (2,341 tiles) 59.5 and 59.9-60.4
+  /// us against 62.1 and 61.7-64.2 with {3200, 800} (CUB InclusiveSum 57.5-60.1); from about
+  /// 2^26 float32 (9,362 tiles: 169.5-173.0 against 166.6-168.8) and at 2^24 float64 (4,682
+  /// tiles: 96.4-97.8 against 95.3-101.7) the long waits are as fast or faster
+  /// (docs/results/h200/fixed-tree-float-scans/).
+  static constexpr std::size_t fixed_tree_short_waits_below = 4096;
   template <class Problem>
-  static look_back_delays delays(std::size_t tiles) {
+  static look_back_delays delays(std::size_t tiles, bool fixed_tree) {
     if (!sleeps(tiles)) return no_sleep;
     if constexpr (Problem::segmented && sizeof(typename Problem::element_type) == 8 &&
                   !exact_grouping_v<typename Problem::op_type, typename Problem::value_type>)
       return {1200, 650, 650};
+    if constexpr (!Problem::segmented && std::is_floating_point_v<typename Problem::value_type>)
+      if (fixed_tree && tiles < fixed_tree_short_waits_below) return {400, 100, 100};
     return {3200, 800, 800};
-  }
-  /// The fixed tree (deterministic plain scans of operators whose grouping matters) on floating
-  /// point values polls sooner below this many tiles: {400, 100} (user structs keep {3200, 800}:
-  /// not measured). H200, dev/rung6_float_sweep.cu, one process, medians of 15 calls, two runs:
-  /// float32 2^24 (2,341 tiles) 59.5 and 59.9-60.4 us against 62.1 and 61.7-64.2 with {3200,
-  /// 800} (CUB InclusiveSum 57.5-60.1); from about 2^26 float32 (9,362 tiles: 169.5-173.0
-  /// against 166.6-168.8) and at 2^24 float64 (4,682 tiles: 96.4-97.8 against 95.3-101.7) the
-  /// long waits are as fast or faster (docs/results/h200/fixed-tree-float-scans/).
-  static constexpr std::size_t fixed_tree_short_waits_below = 4096;
-  template <class Problem>
-  static look_back_delays fixed_tree_delays(std::size_t tiles) {
-    if (!Problem::segmented && std::is_floating_point_v<typename Problem::value_type> &&
-        sleeps(tiles) && tiles < fixed_tree_short_waits_below)
-      return {400, 100, 100};
-    return delays<Problem>(tiles);
   }
 };
 
