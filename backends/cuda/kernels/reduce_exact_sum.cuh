@@ -550,8 +550,10 @@ __device__ std::uint64_t finish_warp_fold(exact_accumulator<F>& acc, bool used,
 
 /// \brief The exact sum of the warp tiles starting at `first`, `first + stride`, ... before
 /// `end` (`load(i)` is element i as `F`), into the warp's `digits` (normalized: every lane
-/// calls); returns the accumulator's flags (the same on every lane).
-template <class F, class Load>
+/// calls); returns the accumulator's flags (the same on every lane). `Backward`: the tiles are
+/// read last first (the sum is exact in any order), so that the tiles read last, those still in
+/// L2 when the warp is done, are the first ones (what the exact scan's second launch reads first).
+template <class F, bool Backward = false, class Load>
 __device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, std::size_t end,
                                          std::size_t stride, unsigned lane,
                                          warp_digits<F>& digits) {
@@ -568,7 +570,7 @@ __device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, st
   if constexpr (direct_load_v<Load, F>)
     aligned = reinterpret_cast<std::uintptr_t>(load.in) % 16 == 0;
   unsigned pending = 0;  // tiles added to the digits since they were normalized
-  for (std::size_t t = first; t < end; t += stride) {
+  const auto fold = [&](std::size_t t) {
     F x[items];
     load_warp_tile(load, t, end, aligned, lane, x);
     add_warp_tile(acc, used, digits, slices, flags, x, lane);
@@ -576,6 +578,12 @@ __device__ std::uint64_t fold_warp_tiles(const Load& load, std::size_t first, st
       digits.normalize(lane);
       pending = 0;
     }
+  };
+  if constexpr (Backward) {
+    for (std::size_t k = first < end ? (end - first - 1) / stride + 1 : 0; k > 0; --k)
+      fold(first + (k - 1) * stride);
+  } else {
+    for (std::size_t t = first; t < end; t += stride) fold(t);
   }
   return finish_warp_fold(acc, used, digits, slices, flags, lane);
 }

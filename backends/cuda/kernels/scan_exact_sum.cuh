@@ -6,7 +6,9 @@
 /// Two launches over one wave of blocks; warp w of the grid owns a contiguous run of whole
 /// warp tiles (32 lanes x 128 bytes: 1024 floats, 512 doubles, as the exact sum):
 /// 1. `scan_exact_partials_kernel`: each warp's exact sum, as kernels/reduce_exact_sum.cuh
-///    computes it, into a superaccumulator per warp, and the block's as digit words.
+///    computes it, into a superaccumulator per warp, and the block's as digit words. A warp
+///    reads its tiles last first, so what L2 still holds when the launch ends is the start of
+///    every warp's run, which launch 2 reads first.
 /// 2. `scan_exact_sum_kernel`: block b adds the digit words of the blocks before it as the exact
 ///    sum's last block does (sum_digit_words), and `start` (an exclusive scan's init, a carry);
 ///    thread 0 adds the block's warps before each warp. So every warp starts from the exact
@@ -546,7 +548,7 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
   constexpr unsigned words = warp_digits<F>::word_count;
   warp_digits<F> digits;
   const std::uint64_t state =
-      fold_warp_tiles<F>(load, first, last, exact_warp_tile_v<F>, lane, digits);
+      fold_warp_tiles<F, true>(load, first, last, exact_warp_tile_v<F>, lane, digits);
   __shared__ std::int64_t warp_words[warps][words];
   __shared__ std::int64_t total[words];
   __shared__ std::int64_t scratch[BlockSize];
