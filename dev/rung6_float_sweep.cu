@@ -2,10 +2,13 @@
 // sweeps the look-back waits, checking that every setting gives the same bits as the library's
 // call (the grouping must not depend on timing) and stays within a bound of a double reference,
 // and times each against CUB InclusiveSum and `.deterministic(false)` in the same process, in
-// two rounds, each with the library's call and CUB again.
+// three rounds, each with the library's call and CUB again: the library's waits, with the tiles
+// that close a group of 32 sleeping shorter before their first poll, and the fixed tree's
+// levels polled one, two or four at once.
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
 // precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <parprim/parprim.hpp>
@@ -52,25 +55,39 @@ void run(std::size_t n) {
   const S sp{in.data(), out.data(), n, pp::plus{}, false, {}};
   auto sweep = [&](auto minb) {
     constexpr unsigned MinB = decltype(minb)::value;
-    using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB>>;
-    std::printf("  minB %u:", MinB);
     ppc::launch_options o{};  // deterministic
-    for (auto d : {std::pair{0u, 16u}, std::pair{400u, 100u}, std::pair{1200u, 650u},
-                   std::pair{3200u, 800u}}) {
-      swept_first_ns = d.first;
-      swept_pause_ns = d.second;
-      cudaMemset(out.data(), 0, n * sizeof(T));
-      ppc::run_scan<D>(o, sp, "x");
-      const bool same_bits = same(out.data(), lib);
-      failures += !same_bits;
-      const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
-      std::printf("  {%u,%u} %.1f (%.3fx)%s", d.first, d.second, t, cub / t,
-                  same_bits ? "" : " DIFFERS");
-    }
-    std::printf("\n");
-    std::fflush(stdout);
+    // The library's waits for this many tiles, with the tiles that close a group of 32 (whose
+    // totals the next tiles wait for) sleeping as long as the others before their first poll
+    // (same) or shorter, and the fixed tree's levels polled one, two or four at once (the
+    // library: four for 4-byte values, one for 8-byte values).
+    const ppc::look_back_delays lib_d =
+        ppc::tma_look_back_tuning::delays<S>(ppc::ceil_div(n, ppc::tile_rung6<S>::tile_size), true);
+    auto at_once = [&](auto levels) {
+      constexpr unsigned L = decltype(levels)::value;
+      using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB, -1, L>>;
+      std::printf("  levels %u, closing:", L);
+      for (unsigned closing : {ppc::look_back_delays::same_as_first, 0u, 800u, 1600u}) {
+        swept_first_ns = lib_d.first_ns;
+        swept_pause_ns = lib_d.pause_ns;
+        swept_closing_ns = closing;
+        cudaMemset(out.data(), 0, n * sizeof(T));
+        ppc::run_scan<D>(o, sp, "x");
+        const bool same_bits = same(out.data(), lib);
+        failures += !same_bits;
+        const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
+        if (closing == ppc::look_back_delays::same_as_first)
+          std::printf("  same %.1f (%.3fx)%s", t, cub / t, same_bits ? "" : " DIFFERS");
+        else
+          std::printf("  %u %.1f (%.3fx)%s", closing, t, cub / t, same_bits ? "" : " DIFFERS");
+      }
+      std::printf("\n");
+      std::fflush(stdout);
+    };
+    at_once(std::integral_constant<unsigned, 1>{});
+    at_once(std::integral_constant<unsigned, 2>{});
+    at_once(std::integral_constant<unsigned, 4>{});
   };
-  for (int round = 0; round < 2; ++round) {
+  for (int round = 0; round < 3; ++round) {
     const float c =
         time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
     const float again = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
@@ -82,8 +99,12 @@ void run(std::size_t n) {
 }
 
 int main() {
-  for (int log2n : {20, 24, 26, 28}) {
-    const std::size_t n = std::size_t(1) << log2n;
+  // SWEEP_LOG2N: the sizes (log2 n, comma-separated; default 20,24,26,28).
+  const char* sizes = std::getenv("SWEEP_LOG2N");
+  for (const char* c = sizes != nullptr ? sizes : "20,24,26,28"; *c != '\0';) {
+    char* end = nullptr;
+    const std::size_t n = std::size_t(1) << std::strtoul(c, &end, 10);
+    c = *end == ',' ? end + 1 : end;
     run<float>(n);
     run<double>(n);
   }

@@ -51,6 +51,11 @@ struct look_back_delays {
   unsigned first_ns = 0;
   unsigned pause_ns = 16;
   unsigned max_pause_ns = 256;
+  /// The fixed tree: what a tile that closes a group of 32 tiles (its lowest digit 31) sleeps
+  /// before its first poll instead of `first_ns`; the next tiles wait for the total it
+  /// publishes. `same_as_first`: `first_ns`.
+  static constexpr unsigned same_as_first = ~0u;
+  unsigned closing_first_ns = same_as_first;
 };
 
 /// \brief Tuning of rung 5 for Hopper (measured on the H200, dev/scan_sweep.cu; see
@@ -74,6 +79,9 @@ struct look_back_tuning {
   /// Blocks per SM the kernel asks the compiler to fit: the tile's (tile_registers).
   template <class Tile>
   static constexpr unsigned min_blocks_per_sm = Tile::min_blocks_per_sm;
+  /// The fixed tree's levels polled at once (0: resolve_carry's rule, by the value's size).
+  template <class Problem>
+  static constexpr unsigned fixed_tree_levels_at_once = 0;
   /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
   /// matters more than the traffic of failed polls).
   static constexpr std::size_t sleep_from_tiles = 512;
@@ -118,6 +126,11 @@ struct tma_look_back_tuning : look_back_tuning {
   /// 2^26 float32 (9,362 tiles: 169.5-173.0 against 166.6-168.8) and at 2^24 float64 (4,682
   /// tiles: 96.4-97.8 against 95.3-101.7) the long waits are as fast or faster
   /// (docs/results/h200/fixed-tree-float-scans/).
+  /// Above the threshold the tiles that close a group of 32 sleep half as long (1600 ns) before
+  /// their first poll: the next tiles wait for the totals they publish. H200, the same sweep, two
+  /// processes of three rounds: float64 2^28 1,150-1,162 us against 1,173-1,183 with 3200 ns
+  /// (1.7-2 %), 2^26 303-305 against 308-312; float32 2^28 586-591 against 588-601 (within the
+  /// noise); every setting bitwise equal (docs/results/h200/fixed-tree-closing/).
   static constexpr std::size_t fixed_tree_short_waits_below = 4096;
   template <class Problem>
   static look_back_delays delays(std::size_t tiles, bool fixed_tree) {
@@ -126,7 +139,10 @@ struct tma_look_back_tuning : look_back_tuning {
                   !exact_grouping_v<typename Problem::op_type, typename Problem::value_type>)
       return {1200, 650, 650};
     if constexpr (!Problem::segmented && std::is_floating_point_v<typename Problem::value_type>)
-      if (fixed_tree && tiles < fixed_tree_short_waits_below) return {400, 100, 100};
+      if (fixed_tree) {
+        if (tiles < fixed_tree_short_waits_below) return {400, 100, 100};
+        return {3200, 800, 800, 1600};
+      }
     return {3200, 800, 800};
   }
 };
@@ -330,7 +346,11 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
   using plan = look_back_levels;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned levels = st.levels;
-  if (d.first_ns > 0) __nanosleep(d.first_ns);
+  const bool closes = plan::digit(tile, 0) == plan::radix - 1;
+  const unsigned first_ns = closes && d.closing_first_ns != look_back_delays::same_as_first
+                                ? d.closing_first_ns
+                                : d.first_ns;
+  if (first_ns > 0) __nanosleep(first_ns);
   V level_fold{};  // lane k: S_k
   unsigned k = 0;
   // The groups this tile completes (its lowest digits are 31): level by level from the bottom,
@@ -357,7 +377,8 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
 /// back (the fixed tree where the grouping matters and `deterministic`, else the tree look-back,
 /// which then publishes the tile's inclusive prefix); thread 0 leaves the tile's carry in
 /// `carry`.
-template <int Determinism, class Problem, class V = typename Problem::value_type>
+template <int Determinism, class Problem, unsigned LevelsAtOnce = 0,
+          class V = typename Problem::value_type>
 __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
                               const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
@@ -369,10 +390,12 @@ __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t ti
     st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
   maybe<V> e = p.prefix();
   if (tile > 0) {
-    // Four levels polled at once for 4-byte values, one at a time above: each level's value is
-    // held in registers by every lane of warp 0 while the tile's elements are (two at once for
-    // 8-byte values took rung 5's segmented float tile from 64 to 90 registers).
-    constexpr unsigned group = sizeof(V) <= 4 ? 4u : 1u;
+    // LevelsAtOnce 0: four levels polled at once for 4-byte values, one at a time above: each
+    // level's value is held in registers by every lane of warp 0 while the tile's elements are
+    // (two at once for 8-byte values took rung 5's segmented float tile from 64 to 90 registers;
+    // on rung 6's plain float64 tile two or four at once spilled 16 or 34 bytes and ran 3-10 %
+    // slower at 2^26-2^28, docs/results/h200/fixed-tree-closing/).
+    constexpr unsigned group = LevelsAtOnce > 0 ? LevelsAtOnce : sizeof(V) <= 4 ? 4u : 1u;
     if (fixed_tree)
       e = look_back_fixed_tree<group>(tile, tiles, total, st, e, op, delays);
     else
@@ -395,9 +418,10 @@ __device__ unsigned tile_length(std::size_t n, std::size_t first) {
 /// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
 /// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
 /// `Determinism`: 1 the fixed tree, 0 the tree look-back, -1 the one `deterministic` names
-/// (both compiled in; see look_back_tuning::determinism).
+/// (both compiled in; see look_back_tuning::determinism). `LevelsAtOnce`: the fixed tree's
+/// levels polled at once (0: resolve_carry's rule).
 template <class Tile, class Problem, unsigned MinBlocksPerSM = Tile::min_blocks_per_sm,
-          int Determinism = -1>
+          int Determinism = -1, unsigned LevelsAtOnce = 0>
 __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     scan_look_back_kernel(Problem p, std::size_t tiles,
                           look_back_state<typename Problem::value_type> st, bool deterministic,
@@ -424,7 +448,8 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
-    resolve_carry<Determinism>(p, tile, tiles, total, st, deterministic, delays, carry_slot[0]);
+    resolve_carry<Determinism, Problem, LevelsAtOnce>(p, tile, tiles, total, st, deterministic,
+                                                      delays, carry_slot[0]);
   __syncthreads();
   t.emit(p, op, first, carry_slot[0]);
 }
