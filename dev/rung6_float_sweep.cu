@@ -33,6 +33,11 @@ void run(std::size_t n) {
   const auto dout = pp::device_span<T>(out.data(), n);
 
   pp::inclusive_scan(pp::cuda, din, dout, pp::plus{});
+  if (std::getenv("PROFILE") != nullptr) {  // one call each, deterministic first, for ncu
+    pp::inclusive_scan(pp::cuda.deterministic(false), din, dout, pp::plus{});
+    cudaDeviceSynchronize();
+    return;
+  }
   const std::vector<T> lib = read(out.data(), n);
   if (const std::size_t bad = inputs.outside_bound(lib)) {
     ++failures;
