@@ -1,15 +1,19 @@
 #!/bin/bash
 # scratch: the fixed-tree float scans on a GPU machine in one call: the CUDA tests' build, the
 # scan tests, the sanitizers on the deterministic float scans, then dev/rung6_float_sweep.cu at
-# the sizes in SWEEP_LOG2N (default 26,28; none: no sweep) against the library's built scans and CUB.
+# the sizes in SWEEP_LOG2N (default 26,28; none: no sweep) against the library's built scans and
+# CUB. SKIP_TESTS=1 leaves the tests out.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 source dev/cuda_tests_build.sh
 T=$(find build-dev -name parprim-cuda-tests -type f | head -1)
 LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1)
-[[ -z ${SKIP_TESTS:-} ]] && timeout 150 $T --gtest_filter='CudaScan*:CudaTransform.Scan*' > $OUT/tests.txt 2>&1; echo "tests rc=$?"
-grep -E "^\[  (PASSED|FAILED)|FAILED  \]|tests ran" $OUT/tests.txt | head
+if [[ -z ${SKIP_TESTS:-} ]]; then
+  timeout 150 $T --gtest_filter='CudaScan*:CudaTransform.Scan*' > $OUT/tests.txt 2>&1
+  echo "tests rc=$?"
+  grep -E "^\[  (PASSED|FAILED)|FAILED  \]|tests ran" $OUT/tests.txt | head
+fi
 san=compute-sanitizer
 f='CudaScanDeterminism/*:CudaScanBuiltin/*.InclusiveAndExclusive*'
 PARPRIM_CUDA_TEST_MAX_N=70000 timeout 80 $san --tool memcheck --error-exitcode 1 $T --gtest_filter="$f" > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$?"

@@ -1,5 +1,5 @@
 // Scratch: rung 6's deterministic look-back (the fixed tree) on float32 and float64 sums: this
-// sweeps the look-back waits, checking that every setting gives the same bits as the library's
+// sweeps the look-back's settings, checking that every setting gives the same bits as the library's
 // call (the grouping must not depend on timing) and stays within a bound of a double reference,
 // and times each against CUB InclusiveSum and `.deterministic(false)` in the same process, in
 // three rounds, each with the library's call and CUB again: the library's waits, with the tiles

@@ -196,7 +196,8 @@ TYPED_TEST_SUITE(CudaScanDeterminism, float_cases);
 // documented to be deterministic: their look-back combines a fixed tree, whatever is ready first):
 // the same call twice, with another call (another size, the same cached scratch) in between. The
 // largest size gives rung 6 (7168 4-byte or 3584 8-byte values a plain tile) more than 4,096
-// tiles, where its look-back takes its long waits and the tiles closing a group sleep shorter.
+// tiles, where its plain float scans take the long look-back waits (the tiles that close a group
+// of the fixed tree sleeping shorter).
 TYPED_TEST(CudaScanDeterminism, SameCallTwiceIsBitwiseIdentical) {
   PARPRIM_SKIP_WITHOUT_GPU();
   using Case = TypeParam;

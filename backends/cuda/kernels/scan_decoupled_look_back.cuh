@@ -127,10 +127,10 @@ struct tma_look_back_tuning : look_back_tuning {
   /// tiles: 96.4-97.8 against 95.3-101.7) the long waits are as fast or faster
   /// (docs/results/h200/fixed-tree-float-scans/).
   /// Above the threshold the tiles that close a group of 32 sleep half as long (1600 ns) before
-  /// their first poll: the next tiles wait for the totals they publish. H200, the same sweep, two
-  /// processes of three rounds: float64 2^28 1,150-1,162 us against 1,173-1,183 with 3200 ns
-  /// (1.7-2 %), 2^26 303-305 against 308-312; float32 2^28 586-591 against 588-601 (within the
-  /// noise); every setting bitwise equal (docs/results/h200/fixed-tree-closing/).
+  /// their first poll: the next tiles wait for the totals they publish. H200, the same sweep,
+  /// three processes of three rounds: float64 2^28 1,150-1,166 us against 1,173-1,184 with 3200
+  /// ns (1.5-2 %), 2^26 303-309 against 308-314; float32 2^28 586-595 against 588-601 (within
+  /// the noise); every setting bitwise equal (docs/results/h200/fixed-tree-closing/).
   static constexpr std::size_t fixed_tree_short_waits_below = 4096;
   template <class Problem>
   static look_back_delays delays(std::size_t tiles, bool fixed_tree) {
