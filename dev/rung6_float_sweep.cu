@@ -3,8 +3,7 @@
 // call (the grouping must not depend on timing) and stays within a bound of a double reference,
 // and times each against CUB InclusiveSum and `.deterministic(false)` in the same process, in
 // three rounds, each with the library's call and CUB again: the library's waits, with the tiles
-// that close a group of 32 sleeping shorter before their first poll, and the fixed tree's
-// levels polled one, two or four at once.
+// that close a group of 32 sleeping shorter before their first poll.
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
 // precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
 #include <cstdio>
@@ -63,34 +62,28 @@ void run(std::size_t n) {
     ppc::launch_options o{};  // deterministic
     // The library's waits for this many tiles, with the tiles that close a group of 32 (whose
     // totals the next tiles wait for) sleeping as long as the others before their first poll
-    // (same) or shorter, and the fixed tree's levels polled one, two or four at once (the
-    // library: four for 4-byte values, one for 8-byte values).
+    // (same) or shorter. (The levels of the fixed tree polled one, two or four at once were swept
+    // by the form of this file at b4282b1: docs/results/h200/fixed-tree-closing/.)
     const ppc::look_back_delays lib_d =
         ppc::tma_look_back_tuning::delays<S>(ppc::ceil_div(n, ppc::tile_rung6<S>::tile_size), true);
-    auto at_once = [&](auto levels) {
-      constexpr unsigned L = decltype(levels)::value;
-      using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB, -1, L>>;
-      std::printf("  levels %u, closing:", L);
-      for (unsigned closing : {ppc::look_back_delays::same_as_first, 0u, 800u, 1600u}) {
-        swept_first_ns = lib_d.first_ns;
-        swept_pause_ns = lib_d.pause_ns;
-        swept_closing_ns = closing;
-        cudaMemset(out.data(), 0, n * sizeof(T));
-        ppc::run_scan<D>(o, sp, "x");
-        const bool same_bits = same(out.data(), lib);
-        failures += !same_bits;
-        const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
-        if (closing == ppc::look_back_delays::same_as_first)
-          std::printf("  same %.1f (%.3fx)%s", t, cub / t, same_bits ? "" : " DIFFERS");
-        else
-          std::printf("  %u %.1f (%.3fx)%s", closing, t, cub / t, same_bits ? "" : " DIFFERS");
-      }
-      std::printf("\n");
-      std::fflush(stdout);
-    };
-    at_once(std::integral_constant<unsigned, 1>{});
-    at_once(std::integral_constant<unsigned, 2>{});
-    at_once(std::integral_constant<unsigned, 4>{});
+    using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB>>;
+    swept_first_ns = lib_d.first_ns;
+    swept_pause_ns = lib_d.pause_ns;
+    std::printf("  closing:");
+    for (unsigned closing : {ppc::look_back_delays::same_as_first, 0u, 800u, 1600u}) {
+      swept_closing_ns = closing;
+      cudaMemset(out.data(), 0, n * sizeof(T));
+      ppc::run_scan<D>(o, sp, "x");
+      const bool same_bits = same(out.data(), lib);
+      failures += !same_bits;
+      const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
+      if (closing == ppc::look_back_delays::same_as_first)
+        std::printf("  same %.1f (%.3fx)%s", t, cub / t, same_bits ? "" : " DIFFERS");
+      else
+        std::printf("  %u %.1f (%.3fx)%s", closing, t, cub / t, same_bits ? "" : " DIFFERS");
+    }
+    std::printf("\n");
+    std::fflush(stdout);
   };
   for (int round = 0; round < 3; ++round) {
     const float c =

@@ -204,7 +204,8 @@ TYPED_TEST(CudaScanDeterminism, SameCallTwiceIsBitwiseIdentical) {
   using T = typename Case::in_t;
   const std::uint64_t seed = pt::test_seed();
   SCOPED_TRACE(pt::seed_trace(seed));
-  const std::size_t long_waits = 4096 * (28672 / sizeof(T)) + 12345;
+  constexpr std::size_t rung6_plain_tile_bytes = 7168 * 4;
+  const std::size_t long_waits = 4096 * (rung6_plain_tile_bytes / sizeof(T)) + 12345;
   const std::size_t big = std::min<std::size_t>(long_waits, scan_max_n());
   pt::rng_t r = pt::make_rng(seed, big);
   const std::vector<T> in = pt::make_input<Case>(r, big);

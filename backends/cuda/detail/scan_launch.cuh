@@ -197,14 +197,13 @@ class single_pass_look_back {
       launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
              Tuning::template delays<Problem>(tiles_, fixed_tree));
     };
-    constexpr unsigned at_once = Tuning::template fixed_tree_levels_at_once<Problem>;
     if constexpr (Tuning::determinism >= 0)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism, at_once>,
+      run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>,
           Tuning::determinism == 1);
     else if constexpr (exact_grouping_v<typename Problem::op_type, V>)
       run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, false);
     else if (s.deterministic)
-      run(scan_look_back_kernel<tile, Problem, min_blocks, 1, at_once>, true);
+      run(scan_look_back_kernel<tile, Problem, min_blocks, 1>, true);
     else
       run(scan_look_back_kernel<tile, Problem, min_blocks, 0>, false);
   }

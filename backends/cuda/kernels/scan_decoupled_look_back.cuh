@@ -79,9 +79,6 @@ struct look_back_tuning {
   /// Blocks per SM the kernel asks the compiler to fit: the tile's (tile_registers).
   template <class Tile>
   static constexpr unsigned min_blocks_per_sm = Tile::min_blocks_per_sm;
-  /// The fixed tree's levels polled at once (0: resolve_carry's rule, by the value's size).
-  template <class Problem>
-  static constexpr unsigned fixed_tree_levels_at_once = 0;
   /// Below this many tiles pollers do not wait before the first poll (a short chain: latency
   /// matters more than the traffic of failed polls).
   static constexpr std::size_t sleep_from_tiles = 512;
@@ -377,8 +374,7 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
 /// back (the fixed tree where the grouping matters and `deterministic`, else the tree look-back,
 /// which then publishes the tile's inclusive prefix); thread 0 leaves the tile's carry in
 /// `carry`.
-template <int Determinism, class Problem, unsigned LevelsAtOnce = 0,
-          class V = typename Problem::value_type>
+template <int Determinism, class Problem, class V = typename Problem::value_type>
 __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
                               const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
@@ -390,12 +386,12 @@ __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t ti
     st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
   maybe<V> e = p.prefix();
   if (tile > 0) {
-    // LevelsAtOnce 0: four levels polled at once for 4-byte values, one at a time above: each
-    // level's value is held in registers by every lane of warp 0 while the tile's elements are
-    // (two at once for 8-byte values took rung 5's segmented float tile from 64 to 90 registers;
-    // on rung 6's plain float64 tile two or four at once spilled 16 or 34 bytes and ran 3-10 %
-    // slower at 2^26-2^28, docs/results/h200/fixed-tree-closing/).
-    constexpr unsigned group = LevelsAtOnce > 0 ? LevelsAtOnce : sizeof(V) <= 4 ? 4u : 1u;
+    // Four levels polled at once for 4-byte values, one at a time above: each level's value is
+    // held in registers by every lane of warp 0 while the tile's elements are (two at once for
+    // 8-byte values took rung 5's segmented float tile from 64 to 90 registers; on rung 6's
+    // plain float64 tile two or four at once spilled 16 or 34 bytes and ran 3-10 % slower at
+    // 2^26-2^28, docs/results/h200/fixed-tree-closing/).
+    constexpr unsigned group = sizeof(V) <= 4 ? 4u : 1u;
     if (fixed_tree)
       e = look_back_fixed_tree<group>(tile, tiles, total, st, e, op, delays);
     else
@@ -418,10 +414,9 @@ __device__ unsigned tile_length(std::size_t n, std::size_t first) {
 /// \brief One block per tile; `MinBlocksPerSM` caps the registers so that many blocks fit on
 /// an SM (an idle block's look-back is hidden only by the other blocks of its SM).
 /// `Determinism`: 1 the fixed tree, 0 the tree look-back, -1 the one `deterministic` names
-/// (both compiled in; see look_back_tuning::determinism). `LevelsAtOnce`: the fixed tree's
-/// levels polled at once (0: resolve_carry's rule).
+/// (both compiled in; see look_back_tuning::determinism).
 template <class Tile, class Problem, unsigned MinBlocksPerSM = Tile::min_blocks_per_sm,
-          int Determinism = -1, unsigned LevelsAtOnce = 0>
+          int Determinism = -1>
 __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     scan_look_back_kernel(Problem p, std::size_t tiles,
                           look_back_state<typename Problem::value_type> st, bool deterministic,
@@ -448,8 +443,7 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   Tile t;
   const V total = t.scan(p, op, first, len, storage);
   if (threadIdx.x < warp_threads)
-    resolve_carry<Determinism, Problem, LevelsAtOnce>(p, tile, tiles, total, st, deterministic,
-                                                      delays, carry_slot[0]);
+    resolve_carry<Determinism>(p, tile, tiles, total, st, deterministic, delays, carry_slot[0]);
   __syncthreads();
   t.emit(p, op, first, carry_slot[0]);
 }
