@@ -1,9 +1,9 @@
-// Scratch: rung 6's deterministic look-back (the fixed tree) on float32 and float64 sums: this
-// sweeps the look-back's settings, checking that every setting gives the same bits as the library's
-// call (the grouping must not depend on timing) and stays within a bound of a double reference,
-// and times each against CUB InclusiveSum and `.deterministic(false)` in the same process, in
-// three rounds, each with the library's call and CUB again: the library's waits, with the tiles
-// that close a group of 32 sleeping shorter before their first poll.
+// Scratch: rung 6's deterministic look-back (the fixed tree) on float32 and float64 sums: checks
+// that the library's call stays within a bound of a double reference and gives the same bits
+// again, and times it in three interleaved rounds against CUB InclusiveSum,
+// `.deterministic(false)` (the tree look-back) and the library's integer scan of the same bytes.
+// (The forms of this file at b4282b1 and dddced8 swept the look-back's waits and levels polled at
+// once: docs/results/h200/fixed-tree-closing/.)
 // Not part of the build: bash dev/sweep.sh dev/rung6_float_sweep.cu (it calls the library's
 // precompiled float scans: compile src/cuda, or SWEEP_LIB=<built libparprim_cuda.a>)
 #include <cstdio>
@@ -17,7 +17,6 @@
 #include "sweep_support.cuh"
 
 namespace pp = parprim;
-namespace ppc = parprim::detail::cuda;
 
 static int failures = 0;
 
@@ -47,52 +46,30 @@ void run(std::size_t n) {
   cub::DeviceScan::InclusiveSum(nullptr, tb, in.data(), out.data(), (int)n);
   void* tmp;
   cudaMalloc(&tmp, tb);
-  const float cub =
-      time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
-  const float lib_t = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
-  const float nondet =
-      time_us([&] { pp::inclusive_scan(pp::cuda.deterministic(false), din, dout, pp::plus{}); });
-  std::printf("  CUB %.1f  k6 deterministic %.1f (%.3fx)  deterministic(false) %.1f (%.3fx)\n", cub,
-              lib_t, cub / lib_t, nondet, cub / nondet);
 
-  using S = ppc::plain_problem<T, T, pp::plus>;
-  const S sp{in.data(), out.data(), n, pp::plus{}, false, {}};
-  auto sweep = [&](auto minb) {
-    constexpr unsigned MinB = decltype(minb)::value;
-    ppc::launch_options o{};  // deterministic
-    // The library's waits for this many tiles, with the tiles that close a group of 32 (whose
-    // totals the next tiles wait for) sleeping as long as the others before their first poll
-    // (same) or shorter. (The levels of the fixed tree polled one, two or four at once were swept
-    // by the form of this file at b4282b1: docs/results/h200/fixed-tree-closing/.)
-    const ppc::look_back_delays lib_d =
-        ppc::tma_look_back_tuning::delays<S>(ppc::ceil_div(n, ppc::tile_rung6<S>::tile_size), true);
-    using D = ppc::single_pass_look_back<ppc::tile_rung6, S, swept_tuning<MinB>>;
-    swept_first_ns = lib_d.first_ns;
-    swept_pause_ns = lib_d.pause_ns;
-    std::printf("  closing:");
-    for (unsigned closing : {ppc::look_back_delays::same_as_first, 0u, 800u, 1600u}) {
-      swept_closing_ns = closing;
-      cudaMemset(out.data(), 0, n * sizeof(T));
-      ppc::run_scan<D>(o, sp, "x");
-      const bool same_bits = same(out.data(), lib);
-      failures += !same_bits;
-      const float t = time_us([&] { ppc::run_scan<D>(o, sp, "x"); });
-      if (closing == ppc::look_back_delays::same_as_first)
-        std::printf("  same %.1f (%.3fx)%s", t, cub / t, same_bits ? "" : " DIFFERS");
-      else
-        std::printf("  %u %.1f (%.3fx)%s", closing, t, cub / t, same_bits ? "" : " DIFFERS");
-    }
-    std::printf("\n");
-    std::fflush(stdout);
-  };
+  // The integer scan of the same bytes (the deterministic float scans' target: within 5 %).
+  using I = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+  pp::device_buffer<I> iin(n), iout(n);
+  cudaMemset(iin.data(), 1, n * sizeof(I));
+  const auto iin_s = pp::device_span<const I>(iin.data(), n);
+  const auto iout_s = pp::device_span<I>(iout.data(), n);
   for (int round = 0; round < 3; ++round) {
     const float c =
         time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tb, in.data(), out.data(), (int)n); });
-    const float again = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
-    std::printf("  round %d: CUB %.1f  k6 deterministic %.1f (%.3fx)\n", round, c, again,
-                c / again);
-    sweep(std::integral_constant<unsigned, ppc::tile_rung6<S>::min_blocks_per_sm>{});
+    const float det = time_us([&] { pp::inclusive_scan(pp::cuda, din, dout, pp::plus{}); });
+    const float fast =
+        time_us([&] { pp::inclusive_scan(pp::cuda.deterministic(false), din, dout, pp::plus{}); });
+    const float ints = time_us([&] { pp::inclusive_scan(pp::cuda, iin_s, iout_s, pp::plus{}); });
+    std::printf(
+        "  round %d: CUB %.1f  deterministic %.1f (%.3fx)  deterministic(false) %.1f (%.3fx)  "
+        "int%zu %.1f (det/int %.3f)\n",
+        round, c, det, c / det, fast, c / fast, 8 * sizeof(I), ints, det / ints);
+    std::fflush(stdout);
   }
+  pp::inclusive_scan(pp::cuda, din, dout, pp::plus{});
+  const bool same_bits = same(out.data(), lib);
+  failures += !same_bits;
+  std::printf("  deterministic again: %s\n", same_bits ? "same bits" : "DIFFERS");
   cudaFree(tmp);
 }
 
