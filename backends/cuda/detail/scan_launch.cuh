@@ -130,14 +130,13 @@ template <class V>
 class look_back_memory {
  public:
   using states = tile_states<V>;
-  /// \throws invalid_argument where the fixed tree's states outnumber 2^32 (above about
-  /// 0.97 * 2^32 tiles: the ticket counter and the kernels' state indices are 32-bit); `what`
-  /// names the call of `n` elements in the message.
-  look_back_memory(std::size_t tiles, std::size_t n, const char* what)
-      : levels_(look_back_levels::of(tiles)) {
-    if (levels_.nodes > 0xffffffffu)
+  /// \throws invalid_argument above 2^32 tiles (the ticket counter's range); `what` names the
+  /// call of `n` elements in the message.
+  look_back_memory(std::size_t tiles, std::size_t n, const char* what) {
+    if (tiles > 0xffffffffu)
       throw invalid_argument(std::string("parprim: a CUDA ") + what + " of " + std::to_string(n) +
-                             " elements exceeds the 2^32 tile states the look-back can count");
+                             " elements exceeds the 2^32 tiles the look-back can count");
+    levels_ = look_back_levels::of(tiles);
   }
   /// The states of every level of the fixed tree (about 1/31 more than the tiles).
   std::size_t scratch_bytes() const noexcept {

@@ -282,140 +282,133 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
   }
 }
 
-/// \brief Where a level of the fixed tree starts among the states, and its size; `next()` is the
-/// level above (look_back_levels::start, 32-bit: look_back_memory keeps the states below 2^32).
-struct fixed_tree_level {
-  unsigned start;
-  unsigned size;
-  __device__ fixed_tree_level next() const {
-    return {start + size, (size + look_back_levels::radix - 1) / look_back_levels::radix};
+/// \brief What warp 0 keeps of the fixed tree's levels as it reads them. An operator that is not
+/// commutative: lane k holds S_k, the ordered fold (`warp_reduce_ordered`) of level k's groups,
+/// and the prefix is `prefix op S_{L-1} op ... op S_0`, folded left to right. A commutative one:
+/// each lane folds the values it read (lane l: group l of every level read, from the bottom), and
+/// one `warp_reduce_ordered` folds the lanes at the end: a fixed order too, with one warp fold in
+/// place of one a level.
+template <class V, bool LanesFirst>
+struct fixed_tree_folds {
+  static constexpr bool lanes_first = LanesFirst;
+  V held{};
+  unsigned lanes_held = 0;  // lanes_first: lane l holds a value when l < lanes_held
+
+  /// Level k's groups, lane l holding group l < count (> 0); `s` its ordered fold S_k.
+  template <class Op>
+  __device__ void add(const V& value, const V& s, unsigned lane, unsigned count, unsigned k,
+                      const Op& op) {
+    if constexpr (LanesFirst) {
+      if (lane < count) held = lane < lanes_held ? static_cast<V>(op(held, value)) : value;
+      lanes_held = count > lanes_held ? count : lanes_held;
+    } else {
+      if (lane == k) held = s;
+    }
   }
-  /// \brief Level k of the tree over `tiles` tiles (k steps).
-  __device__ static fixed_tree_level of(unsigned tiles, unsigned k) {
-    fixed_tree_level l{0, tiles};
-    for (unsigned j = 0; j < k; ++j) l = l.next();
-    return l;
+  /// Lane 0: `prefix` followed by every level read (digits of `tile` below `levels`).
+  template <class Op>
+  __device__ maybe<V> prefix(const maybe<V>& prefix, std::size_t tile, unsigned levels,
+                             unsigned lane, const Op& op) const {
+    if constexpr (LanesFirst) {
+      if (lanes_held == 0) return prefix;
+      return combine(prefix, maybe<V>{warp_reduce_ordered(held, lane, lanes_held, op), true}, op);
+    } else {
+      maybe<V> e = prefix;
+      for (unsigned j = levels; j-- > 0;)
+        if (look_back_levels::digit(tile, j) > 0)
+          e = combine(e, maybe<V>{shuffle_from(held, j), true}, op);
+      return e;
+    }
   }
 };
 
-/// \brief Digit k of `tile` in base 32: the level-k groups read (look_back_levels::digit).
-__device__ __forceinline__ unsigned fixed_tree_digit(unsigned tile, unsigned k) {
-  return (tile >> (look_back_levels::radix_bits * k)) % look_back_levels::radix;
-}
-
-/// \brief Warp 0 (all lanes): polls levels [first, first + Group) of the fixed tree (those below
-/// `levels`) at once, until every group they need is published. Lane l
-/// leaves group l of level k = first + g in `value[g]` when l < `fixed_tree_digit(tile, k)`.
-template <unsigned Group, class V>
-__device__ void read_fixed_tree_levels(unsigned tile, unsigned tiles, unsigned first,
-                                       const look_back_state<V>& st, const look_back_delays& d,
-                                       V (&value)[Group]) {
+/// \brief Warp 0 (all lanes): reads levels [first, first + Group) of the fixed tree (those below
+/// `levels`) at once (lane l < d_k polls group l of level k) and adds them to `folds`. Levels
+/// whose digit is 0 read nothing. Returns the ordered fold S_k of the last level read where
+/// `Closing` or the operator is not commutative (the closing tiles' totals).
+template <unsigned Group, bool Closing, class V, class Op, bool LanesFirst>
+__device__ V read_fixed_tree_levels(std::size_t tile, std::size_t tiles, unsigned first,
+                                    const look_back_state<V>& st, const Op& op,
+                                    const look_back_delays& d,
+                                    fixed_tree_folds<V, LanesFirst>& folds) {
   using plan = look_back_levels;
   const unsigned lane = threadIdx.x % warp_threads;
-  unsigned waiting = 0;  // bit g: level first + g not read yet
+  V value[Group];
+  bool got[Group];
 #pragma unroll
-  for (unsigned g = 0; g < Group; ++g)
-    if (first + g < st.levels && lane < fixed_tree_digit(tile, first + g)) waiting |= 1u << g;
+  for (unsigned g = 0; g < Group; ++g) got[g] = false;
   for (unsigned pause = d.pause_ns;;
        pause = 2 * pause < d.max_pause_ns ? 2 * pause : d.max_pause_ns) {
-    fixed_tree_level level = fixed_tree_level::of(tiles, first);
+    bool ready = true;
 #pragma unroll
     for (unsigned g = 0; g < Group; ++g) {
-      if (waiting & 1u << g) {
-        // The l-th level-k group of the level-(k+1) group holding the tile (plan::sibling).
-        const unsigned node =
-            level.start + ((tile >> (plan::radix_bits * (first + g))) & ~(plan::radix - 1)) + lane;
-        if ((st.states.poll(node, st.epoch, value[g]) >> 2) == st.epoch) waiting &= ~(1u << g);
-      }
-      if (g + 1 < Group) level = level.next();
+      const unsigned k = first + g;
+      if (k >= st.levels) continue;
+      const unsigned count = plan::digit(tile, k);
+      if (lane < count && !got[g])
+        got[g] = (st.states.poll(plan::sibling(tiles, tile, k, lane), st.epoch, value[g]) >> 2) ==
+                 st.epoch;
+      ready = ready && (lane >= count || got[g]);
     }
-    if (__all_sync(full_warp_mask, waiting == 0)) break;
+    if (__all_sync(full_warp_mask, ready)) break;
     __nanosleep(pause);
   }
+  V s{};
+#pragma unroll
+  for (unsigned g = 0; g < Group; ++g) {
+    const unsigned k = first + g;
+    if (k >= st.levels) continue;
+    const unsigned count = plan::digit(tile, k);
+    if (count == 0) continue;
+    if (Closing || !LanesFirst) s = shuffle_from(warp_reduce_ordered(value[g], lane, count, op), 0);
+    folds.add(value[g], s, lane, count, k, op);
+  }
+  return s;
 }
 
 /// \brief Warp 0 (all lanes): lane 0 gets the exclusive prefix of tile `tile` >= 1 as a fixed
 /// tree over the tiles' aggregates (deterministic for any operator, and no chain through the
 /// tiles). Write `tile` in base 32, digits d_{L-1} ... d_0. At level k the tiles before ours
 /// that share our level-(k+1) group form d_k complete level-k groups; their totals are read
-/// (lane l < d_k reads group l). A level-k group's total (k >= 1) is published by its last tile:
-/// `T_1 = S_0 op A`, `T_{k+1} = S_k op T_k` (A: the tile's aggregate, S_k the ordered fold of
-/// level k's groups), each as soon as the level below it is read, before the tile reads any
-/// higher level: a total then waits only on totals of smaller groups (a level-k total on k
-/// rounds of reads), never on earlier groups' totals of its own level, which would chain the
-/// groups one after another. The prefix, for an operator that is not commutative, is `prefix
-/// op S_{L-1} op ... op S_0`, folded left to right (each S_k by `warp_reduce_ordered`); for a
-/// commutative one each lane first folds the values it read (level by level, from the bottom),
-/// then one `warp_reduce_ordered` folds the lanes: a fixed order too, with one warp fold in place
-/// of one a level. Every value is a fixed function of the input, n and the tile size,
-/// whichever tiles were quick; every total a tile reads is published by an earlier tile (no
-/// deadlock); at most L round trips to the L2, `Group` levels polled at once above the
+/// (lane l < d_k reads group l) and folded (`fixed_tree_folds`: level by level in order, or,
+/// for a commutative operator, lane by lane). A level-k group's total (k >= 1) is published by
+/// its last tile: `T_1 = S_0 op A`, `T_{k+1} = S_k op T_k` (A: the tile's aggregate, S_k the
+/// ordered fold of level k's groups), each as soon as the level below it is read, before the
+/// tile reads any higher level: a total then waits only on totals of smaller groups (a level-k
+/// total on k rounds of reads), never on earlier groups' totals of its own level, which would
+/// chain the groups one after another. Every value is a fixed function of the input, n and the
+/// tile size, whichever tiles were quick; every total a tile reads is published by an earlier
+/// tile (no deadlock); at most L round trips to the L2, `Group` levels polled at once above the
 /// published ones.
 template <unsigned Group, class V, class Op>
-__device__ maybe<V> look_back_fixed_tree(unsigned tile, unsigned tiles, const V& aggregate,
+__device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, const V& aggregate,
                                          const look_back_state<V>& st, const maybe<V>& prefix,
                                          const Op& op, const look_back_delays& d) {
   using plan = look_back_levels;
-  constexpr bool lanes_first = is_commutative_v<Op>;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned levels = st.levels;
-  const bool closes = fixed_tree_digit(tile, 0) == plan::radix - 1;
+  const bool closes = plan::digit(tile, 0) == plan::radix - 1;
   const unsigned first_ns = closes && d.closing_first_ns != look_back_delays::same_as_first
                                 ? d.closing_first_ns
                                 : d.first_ns;
   if (first_ns > 0) __nanosleep(first_ns);
-  // Commutative: lane l's fold of the values it read, and the most groups of a level read so
-  // far (lane l holds a value when l < lanes_held). Otherwise: lane k holds S_k.
-  V held{};
-  unsigned lanes_held = 0;
-  const auto keep = [&](const V& v, unsigned count, const V& s, unsigned k) {
-    if constexpr (lanes_first) {
-      if (lane < count) held = lane < lanes_held ? static_cast<V>(op(held, v)) : v;
-      lanes_held = count > lanes_held ? count : lanes_held;
-    } else {
-      if (lane == k) held = s;
-    }
-  };
+  fixed_tree_folds<V, is_commutative_v<Op>> folds;
   unsigned k = 0;
   // The groups this tile completes (its lowest digits are 31): level by level from the bottom,
   // each total published once the level below it is read.
   if (tile + 1 < tiles) {
     V total = aggregate;
-    for (; k + 1 < levels && fixed_tree_digit(tile, k) == plan::radix - 1; ++k) {
-      V value[1];
-      read_fixed_tree_levels<1>(tile, tiles, k, st, d, value);
-      const V s = shuffle_from(warp_reduce_ordered(value[0], lane, plan::radix - 1, op), 0);
-      keep(value[0], plan::radix - 1, s, k);
-      total = static_cast<V>(op(s, total));
+    for (; k + 1 < levels && plan::digit(tile, k) == plan::radix - 1; ++k) {
+      total = static_cast<V>(
+          op(read_fixed_tree_levels<1, true>(tile, tiles, k, st, op, d, folds), total));
       if (lane == 0)
-        st.states.publish(
-            fixed_tree_level::of(tiles, k + 1).start + (tile >> (plan::radix_bits * (k + 1))),
-            st.epoch << 2 | published_aggregate, total);
+        st.states.publish(plan::group_of(tiles, tile, k + 1), st.epoch << 2 | published_aggregate,
+                          total);
     }
   }
-  for (; k < levels; k += Group) {
-    V value[Group];
-    read_fixed_tree_levels<Group>(tile, tiles, k, st, d, value);
-#pragma unroll
-    for (unsigned g = 0; g < Group; ++g) {
-      const unsigned count = k + g < levels ? fixed_tree_digit(tile, k + g) : 0u;
-      if constexpr (lanes_first) {
-        keep(value[g], count, value[g], 0);
-      } else if (count > 0) {
-        keep(value[g], count, shuffle_from(warp_reduce_ordered(value[g], lane, count, op), 0),
-             k + g);
-      }
-    }
-  }
-  if constexpr (lanes_first) {
-    if (lanes_held == 0) return prefix;
-    return combine(prefix, maybe<V>{warp_reduce_ordered(held, lane, lanes_held, op), true}, op);
-  } else {
-    maybe<V> e = prefix;
-    for (unsigned j = levels; j-- > 0;)
-      if (fixed_tree_digit(tile, j) > 0) e = combine(e, maybe<V>{shuffle_from(held, j), true}, op);
-    return e;
-  }
+  for (; k < levels; k += Group)
+    read_fixed_tree_levels<Group, false>(tile, tiles, k, st, op, d, folds);
+  return folds.prefix(prefix, tile, levels, lane, op);
 }
 
 /// \brief Warp 0 (all lanes) of the block owning `tile`: publishes the tile's aggregate, looks
@@ -441,8 +434,7 @@ __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t ti
     // 2^26-2^28, docs/results/h200/fixed-tree-closing/).
     constexpr unsigned group = sizeof(V) <= 4 ? 4u : 1u;
     if (fixed_tree)
-      e = look_back_fixed_tree<group>(static_cast<unsigned>(tile), static_cast<unsigned>(tiles),
-                                      total, st, e, op, delays);
+      e = look_back_fixed_tree<group>(tile, tiles, total, st, e, op, delays);
     else
       e = look_back_tree(tile, st, e, op, delays);
   }
