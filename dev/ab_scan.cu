@@ -13,18 +13,11 @@
 #include <random>
 #include <vector>
 
+#include "affine_maps.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
 
-struct affine {
-  double a, b;
-};
-struct compose {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
 struct arg {
   float value;
   int index;
@@ -85,18 +78,19 @@ int main() {
   const auto am = [&] { pp::inclusive_scan(pp::cuda, g_in.span(), g_out.span(), arg_min{}); };
   const auto k5 = pp::cuda.scan_kernel(pp::cuda_scan::k5_decoupled_look_back);
   const auto f32_k5 = [&] { pp::inclusive_scan(k5, f_in.span(), f_out.span(), pp::plus{}); };
-  f32();
-  std::printf("hash f32 %016llx", (unsigned long long)hash(f_out));
-  f64();
-  std::printf("  f64 %016llx", (unsigned long long)hash(d_out));
-  seg();
-  std::printf("  seg %016llx", (unsigned long long)hash(d_out));
-  aff();
-  std::printf("  affine %016llx", (unsigned long long)hash(a_out));
-  am();
-  std::printf("  argmin %016llx", (unsigned long long)hash(g_out));
-  f32_k5();
-  std::printf("  f32 rung 5 %016llx\n", (unsigned long long)hash(f_out));
+  // Each call once, then the hash of what it wrote (the bits to compare between the trees).
+  const auto hashed = [](const char* name, auto call, const auto& out) {
+    call();
+    std::printf("%s %016llx  ", name, (unsigned long long)hash(out));
+  };
+  std::printf("hash ");
+  hashed("f32", f32, f_out);
+  hashed("f64", f64, d_out);
+  hashed("seg", seg, d_out);
+  hashed("affine", aff, a_out);
+  hashed("argmin", am, g_out);
+  hashed("f32 rung 5", f32_k5, f_out);
+  std::printf("\n");
 
   const int rounds = std::getenv("AB_ROUNDS") ? std::atoi(std::getenv("AB_ROUNDS")) : 3;
   for (int r = 0; r < rounds; ++r) {

@@ -15,6 +15,7 @@
 #include <random>
 #include <vector>
 
+#include "affine_maps.cuh"
 #include "sweep_support.cuh"
 
 namespace pp = parprim;
@@ -22,14 +23,6 @@ namespace ppc = parprim::detail::cuda;
 
 static int failures = 0;
 
-struct affine {
-  double a, b;
-};
-struct compose {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
-    return {g.a * f.a, g.a * f.b + g.b};
-  }
-};
 struct key_equal {
   __host__ __device__ bool operator()(int x, int y) const { return x == y; }
 };
