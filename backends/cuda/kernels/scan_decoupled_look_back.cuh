@@ -290,7 +290,6 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
 /// place of one a level.
 template <class V, bool LanesFirst>
 struct fixed_tree_folds {
-  static constexpr bool lanes_first = LanesFirst;
   V held{};
   unsigned lanes_held = 0;  // lanes_first: lane l holds a value when l < lanes_held
 
