@@ -291,7 +291,7 @@ __device__ maybe<V> look_back_tree(std::size_t tile, const look_back_state<V>& s
 template <class V, bool LanesFirst>
 struct fixed_tree_folds {
   V held{};
-  unsigned lanes_held = 0;  // lanes_first: lane l holds a value when l < lanes_held
+  unsigned lanes_held = 0;  // LanesFirst: lane l holds a value when l < lanes_held
 
   /// Level k's groups, lane l holding group l < count (> 0); `s` its ordered fold S_k.
   template <class Op>
