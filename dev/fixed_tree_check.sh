@@ -8,9 +8,7 @@
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
-source dev/cuda_tests_build.sh
-T=$(find build-dev -name parprim-cuda-tests -type f | head -1)
-LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1)
+source dev/cuda_tests_build.sh  # sets T and LIB
 cuobjdump -res-usage $LIB > $OUT/res-usage.txt 2>&1
 if [[ -z ${SKIP_TESTS:-} ]]; then
   timeout ${TEST_TIMEOUT:-150} $T --gtest_filter="${TEST_FILTER:-CudaScan*:CudaTransform.Scan*}" > $OUT/tests.txt 2>&1

@@ -21,6 +21,26 @@ namespace pp = parprim;
 
 __global__ void empty_kernel() {}
 
+/// Writes `epoch` to a mapped host word once its (one) block is done: how soon a host that spins
+/// on that word sees a kernel end, against cudaStreamSynchronize.
+__global__ void flag_kernel(volatile unsigned* host_word, unsigned epoch) {
+  __threadfence_system();
+  *host_word = epoch;
+}
+
+/// The same for a grid: the last block to finish (a device counter) writes the host word.
+__global__ void flag_grid_kernel(unsigned* counter, volatile unsigned* host_word, unsigned epoch) {
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    if (atomicAdd(counter, 1u) == gridDim.x - 1) {
+      *counter = 0;
+      __threadfence_system();
+      *host_word = epoch;
+    }
+  }
+}
+
 namespace {
 
 using clock_type = std::chrono::steady_clock;
@@ -103,6 +123,49 @@ int main() {
     cudaMemcpyAsync(pinned, result.data(), sizeof(int), cudaMemcpyDeviceToHost, s);
     cudaStreamSynchronize(s);
   });
+  // A kernel's end seen through a mapped host word it writes, spinning, against the stream's
+  // synchronisation (and a spin on cudaStreamQuery).
+  unsigned* host_word = nullptr;
+  cudaHostAlloc(&host_word, sizeof(unsigned), cudaHostAllocMapped);
+  *host_word = 0;
+  unsigned* dev_word = nullptr;
+  cudaHostGetDevicePointer(&dev_word, host_word, 0);
+  unsigned* counter = nullptr;
+  cudaMalloc(&counter, sizeof(unsigned));
+  cudaMemset(counter, 0, sizeof(unsigned));
+  unsigned epoch = 0;
+  add("api/flag_launch+sync", [&] {
+    flag_kernel<<<1, 1, 0, s>>>(dev_word, ++epoch);
+    cudaStreamSynchronize(s);
+  });
+  add("api/flag_launch+spin", [&] {
+    const unsigned e = ++epoch;
+    flag_kernel<<<1, 1, 0, s>>>(dev_word, e);
+    while (*reinterpret_cast<volatile unsigned*>(host_word) != e) {
+    }
+  });
+  add("api/empty_launch+query_spin", [&] {
+    empty_kernel<<<1, 1, 0, s>>>();
+    while (cudaStreamQuery(s) == cudaErrorNotReady) {
+    }
+  });
+  add("api/flag_grid64x256+sync", [&] {
+    flag_grid_kernel<<<64, 256, 0, s>>>(counter, dev_word, ++epoch);
+    cudaStreamSynchronize(s);
+  });
+  add("api/flag_grid64x256+spin", [&] {
+    const unsigned e = ++epoch;
+    flag_grid_kernel<<<64, 256, 0, s>>>(counter, dev_word, e);
+    while (*reinterpret_cast<volatile unsigned*>(host_word) != e) {
+    }
+  });
+  add("api/flag_grid64x256+spin+sync", [&] {
+    const unsigned e = ++epoch;
+    flag_grid_kernel<<<64, 256, 0, s>>>(counter, dev_word, e);
+    while (*reinterpret_cast<volatile unsigned*>(host_word) != e) {
+    }
+    cudaStreamSynchronize(s);
+  });
   for (std::size_t n : {std::size_t{1} << 12, std::size_t{1} << 16, std::size_t{1} << 20}) {
     const std::string tag = "/n:" + std::to_string(n);
     const pp::device_span<const int> x(in.data(), n);
@@ -157,6 +220,8 @@ int main() {
                 m.back());
   }
   cudaFreeHost(pinned);
+  cudaFreeHost(host_word);
+  cudaFree(counter);
   cudaFree(cub_temp);
   cudaStreamDestroy(s);
   return 0;

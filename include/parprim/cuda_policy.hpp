@@ -185,10 +185,13 @@ inline constexpr auto default_ = k6_tma_staged_look_back;
 ///   instead of the library's cache; the resource must outlive the calls' work.
 ///
 /// Without `nosync()`, every call returns after its result is complete (a reduction's value is
-/// on the host, a scan's output in device memory; the stream is synchronised), so errors of the
-/// kernels are reported by the call that caused them. Temporary storage is cached per device
-/// and stream unless a memory resource is given. Failures raise parprim::cuda_error.
-/// Threads, streams and graphs: docs/guide.md, "The GPU".
+/// on the host, a scan's output in device memory, visible to every stream and copy), so errors
+/// of the kernels are reported by the call that caused them. Such a call waits for its stream,
+/// or, for the default rungs' reductions and small scans, for a word their kernel writes into
+/// pinned host memory once every result is written (about 2 us sooner; the kernel may then
+/// still be retiring, and work enqueued later on the stream runs after it as ever). Temporary
+/// storage is cached per device and stream unless a memory resource is given. Failures raise
+/// parprim::cuda_error. Threads, streams and graphs: docs/guide.md, "The GPU".
 /// \tparam Reduce  the reduction rung (default: rung 7)
 /// \tparam Scan  the scan rung (default: rung 6)
 /// \tparam Sync  false for a `nosync()` policy

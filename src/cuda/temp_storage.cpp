@@ -111,7 +111,9 @@ temp_storage_lease::temp_storage_lease(int device, CUstream_st* stream, std::siz
     PARPRIM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&e.ticket), 256));
     e.ticket_clean = false;
   }
-  if (!e.ticket_clean) PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.ticket, 0, sizeof(unsigned), stream));
+  // the ticket and the count of finished blocks beside it (call_scratch::done_counter)
+  if (!e.ticket_clean)
+    PARPRIM_CUDA_CHECK(cudaMemsetAsync(e.ticket, 0, 2 * sizeof(unsigned), stream));
   if (status_words > 0) {
     if (status_words > e.status_words) {
       if (e.status) {
@@ -170,7 +172,8 @@ call_scratch::call_scratch(int device, CUstream_st* stream, cuda_memory_resource
     : memory_(memory), stream_(stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (memory_ == nullptr) {
-    lease_.emplace(device, stream, device_bytes, host_result ? 256 : 0, status_words,
+    // the result slot (256 bytes) and the completion signal's word after it
+    lease_.emplace(device, stream, device_bytes, host_result ? 256 + 64 : 0, status_words,
                    status_layout);
     scratch_ = lease_->device_scratch();
     ticket_ = lease_->ticket();

@@ -1,10 +1,11 @@
 /// \file
 /// \brief The CUDA backend inside pipelines: `nosync()` calls return before their work is done
-/// and give the right results after a synchronisation; reduce_into and transform_reduce_into
-/// (synchronous and not); temporaries from a user memory resource (balanced, errors reach the
-/// caller before anything is written; reductions, scans and the per-segment calls); CUDA graph
-/// capture and replay with new inputs, with the stream-ordered allocator and with the pre-sized
-/// cache; releasing the cache.
+/// and give the right results after a synchronisation; synchronous calls (which wait for a word
+/// their kernel writes, not for the stream) are complete for every stream when they return;
+/// reduce_into and transform_reduce_into (synchronous and not); temporaries from a user memory
+/// resource (balanced, errors reach the caller before anything is written; reductions, scans and
+/// the per-segment calls); CUDA graph capture and replay with new inputs, with the stream-ordered
+/// allocator and with the pre-sized cache; releasing the cache.
 
 #include <cuda_runtime.h>
 
@@ -186,6 +187,63 @@ TEST(CudaPipeline, NosyncCallsReturnBeforeTheirWorkAndAreRight) {
       check("nosync");
     }
   }
+}
+
+/// Synchronous calls learn that their kernel is done from a word it writes into mapped host
+/// memory, not from a stream synchronisation: when one returns, its results must be complete in
+/// device memory for every stream. Each output is filled with a pattern first and read back right
+/// after the call through another stream, which waits for nothing on the call's, over one tile
+/// to many waves of tiles, calls in a row (each kernel leaves its count of finished blocks zero
+/// for the next: a count left over would signal a later call before its last tiles are written).
+TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  cudaStream_t stream = nullptr;
+  cudaStream_t other = nullptr;
+  scans::cuda_ok(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "stream");
+  scans::cuda_ok(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking), "other stream");
+  const auto policy = parprim::cuda.on(stream);
+  // Read through `other` (pageable destination: the copy is done when it returns).
+  auto read = [&](const parprim::device_buffer<std::int32_t>& b) {
+    std::vector<std::int32_t> h(b.size());
+    scans::cuda_ok(cudaMemcpyAsync(h.data(), std::as_const(b).span().data(),
+                                   h.size() * sizeof(std::int32_t), cudaMemcpyDeviceToHost, other),
+                   "copy on the other stream");
+    scans::cuda_ok(cudaStreamSynchronize(other), "other stream");
+    return h;
+  };
+  auto fill = [&](parprim::device_buffer<std::int32_t>& b) {
+    scans::cuda_ok(cudaMemsetAsync(b.span().data(), 0x5a, b.size() * sizeof(std::int32_t), stream),
+                   "pattern");
+  };
+  for (const std::size_t n :
+       {std::size_t(1), std::size_t(2), std::size_t(33), std::size_t(7167), std::size_t(7169),
+        std::size_t(65537), (std::size_t(1) << 20) + 3, (std::size_t(1) << 23) + 1}) {
+    if (n > scans::scan_max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const auto x = random_ints(rng, n);
+    const parprim::device_buffer<std::int32_t> in(x);
+    parprim::device_buffer<std::int32_t> out(n);
+    std::vector<std::int32_t> inclusive(n), exclusive(n);
+    parprim::inclusive_scan(parprim::seq, x, inclusive, parprim::plus{});
+    parprim::exclusive_scan(parprim::seq, x, exclusive, std::int32_t{-9}, parprim::plus{});
+    const std::int64_t sum = parprim::reduce(parprim::seq, x, std::int64_t{5}, parprim::plus{});
+    for (int round = 0; round < 3; ++round) {
+      fill(out);
+      parprim::inclusive_scan(policy, in.span(), out.span(), parprim::plus{});
+      EXPECT_EQ(read(out), inclusive) << "inclusive scan, call " << round;
+      fill(out);
+      parprim::exclusive_scan(policy, in.span(), out.span(), std::int32_t{-9}, parprim::plus{});
+      EXPECT_EQ(read(out), exclusive) << "exclusive scan, call " << round;
+      EXPECT_EQ(parprim::reduce(policy, in.span(), std::int64_t{5}, parprim::plus{}), sum)
+          << "reduce, call " << round;
+    }
+  }
+  scans::cuda_ok(cudaStreamSynchronize(stream), "stream");
+  (void)cudaStreamDestroy(stream);
+  (void)cudaStreamDestroy(other);
 }
 
 TEST(CudaPipeline, ReduceIntoSynchronousAndItsErrors) {

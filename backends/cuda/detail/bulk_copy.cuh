@@ -99,6 +99,16 @@ __device__ __forceinline__ void bulk_store(void* dst, const void* src, unsigned 
 #endif
 }
 
+/// \brief Waits until this thread's bulk stores have written global memory, and orders those
+/// writes before the thread's later generic accesses (a fence that publishes them then covers
+/// them).
+__device__ __forceinline__ void bulk_store_wait_written() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+  asm volatile("fence.proxy.async.global;" ::: "memory");
+#endif
+}
+
 /// \brief Waits until this thread's bulk stores have read their shared memory.
 __device__ __forceinline__ void bulk_store_wait_read() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

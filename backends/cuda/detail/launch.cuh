@@ -158,8 +158,8 @@ class single_pass {
   template <class F>
   requires vectorizable_v<In, T, Op>
   void enqueue(const unary_transform_load<In, T, F>& load, T init, Op op, void* scratch,
-               unsigned* ticket, T* out, cudaStream_t stream) const {
-    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+               unsigned* ticket, T* out, cudaStream_t stream, completion_signal signal = {}) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out, signal};
     using convert = transform_convert<T, F>;
     launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, T, Op,
                                                 convert>,
@@ -167,11 +167,11 @@ class single_pass {
            convert{load.f});
   }
 
-  /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`.
-  /// No host synchronisation.
+  /// \brief Enqueues the one launch on `stream`; it writes `init op fold(in)` to `*out`, then
+  /// `signal`'s word where it is active. No host synchronisation.
   void enqueue(const In* in, T init, Op op, void* scratch, unsigned* ticket, T* out,
-               cudaStream_t stream) const {
-    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+               cudaStream_t stream, completion_signal signal = {}) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out, signal};
     if constexpr (vectorized) {
       launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, T, Op,
                                                   static_convert<T>>,
@@ -225,8 +225,8 @@ class transform_single_pass {
   std::size_t scratch_bytes() const noexcept { return align256(grid_ * sizeof(T)); }
 
   void enqueue(const Load& load, T init, Op op, void* scratch, unsigned* ticket, T* out,
-               cudaStream_t stream) const {
-    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out};
+               cudaStream_t stream, completion_signal signal = {}) const {
+    const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out, signal};
     launch(reduce_ordered_single_pass_kernel<block, ordered_run_v<element_type>, Load, T, Op>,
            grid_, block, 0, stream, load, n_, per_block_, s, init, op);
   }
@@ -236,6 +236,40 @@ class transform_single_pass {
   std::size_t grid_ = 1;
   std::size_t per_block_ = 0;
 };
+
+/// \brief A synchronous call's completion signal: what its kernel writes and what the host
+/// waits for (completion_signal.cuh), or neither.
+struct completion {
+  completion_signal kernel;
+  completion_wait host;
+  /// \brief Waits for the signal where there is one, else for the stream.
+  void wait_or_synchronize(cudaStream_t stream) const {
+    if (host.word != nullptr)
+      host(stream);
+    else
+      PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+};
+
+/// \brief The completion signal of a synchronous call in the cache's mapped host memory, for a
+/// kernel that writes it: none without that memory (a memory resource, or a call that asked
+/// for no host slot), while the stream is captured into a graph (nothing runs), or where the
+/// device's host threads block in synchronisations (`cudaDeviceScheduleBlockingSync`: a spin
+/// would defeat that choice).
+inline completion completion_for(const call_scratch& scratch, cudaStream_t stream) {
+  unsigned* const word = scratch.signal_word();
+  if (word == nullptr) return {};
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  PARPRIM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+  if (capture != cudaStreamCaptureStatusNone) return {};
+  unsigned flags = 0;
+  PARPRIM_CUDA_CHECK(cudaGetDeviceFlags(&flags));
+  if ((flags & cudaDeviceScheduleMask) == cudaDeviceScheduleBlockingSync) return {};
+  const unsigned last = *static_cast<volatile unsigned*>(word);
+  const unsigned value = last + 1 == 0 ? 1 : last + 1;
+  return {completion_signal{scratch.done_counter(), scratch.signal_word_device(), value},
+          completion_wait{word, value}};
+}
 
 /// \brief Checks that what a driver reads is device memory: an input pointer, or the inputs
 /// of a transform's load.
@@ -273,13 +307,25 @@ T run_synchronous(const launch_options& options, const Source& source, std::size
   T* result = in_slot ? static_cast<T*>(scratch.result_slot())
                       : reinterpret_cast<T*>(static_cast<unsigned char*>(scratch.device_scratch()) +
                                              driver_bytes);
-  driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
-                 stream);
+  // Drivers whose kernel writes the result last (rung 7) signal the host when it is there.
+  constexpr bool signals = requires {
+    driver.enqueue(source, init, op, scratch.device_scratch(), scratch.ticket(), result, stream,
+                   completion_signal{});
+  };
+  completion signal;
+  if constexpr (signals) {
+    if (in_slot) signal = completion_for(scratch, stream);
+    driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
+                   stream, signal.kernel);
+  } else {
+    driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
+                   stream);
+  }
   T r;
   if (scratch.host_slot() == nullptr)
     PARPRIM_CUDA_CHECK(
         cudaMemcpyAsync(static_cast<void*>(&r), result, sizeof(T), cudaMemcpyDeviceToHost, stream));
-  PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  signal.wait_or_synchronize(stream);
   scratch.finished_cleanly();
   if (scratch.host_slot() != nullptr)
     std::memcpy(static_cast<void*>(&r), scratch.host_slot(), sizeof(T));
@@ -307,10 +353,11 @@ inline bool per_thread_stream_handle(cudaStream_t stream) noexcept {
 /// \brief Ends a call whose work is enqueued: a synchronous one waits for its stream; a
 /// `nosync` one returns at once, except on a per-thread stream handle with the cache (see
 /// run_into), where it waits too.
-inline void finish_call(const launch_options& options, call_scratch& scratch) {
+inline void finish_call(const launch_options& options, call_scratch& scratch,
+                        const completion& signal = {}) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
   if (options.sync || (options.memory == nullptr && per_thread_stream_handle(stream)))
-    PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+    signal.wait_or_synchronize(stream);
   scratch.finished_cleanly();
 }
 

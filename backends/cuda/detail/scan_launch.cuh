@@ -34,7 +34,8 @@ struct scan_scratch {
   unsigned* status;
   unsigned* ticket;
   unsigned epoch;
-  bool deterministic;  // the policy's option (rung 5)
+  bool deterministic;          // the policy's option (rung 5)
+  completion_signal signal{};  // drivers with `signals_completion` write it when done
 };
 
 /// \brief Rungs 1-3. `TileOf<P>` is the rung's tile for problem type P.
@@ -182,6 +183,10 @@ class single_pass_look_back {
   using V = typename Problem::value_type;
   using tile = TileOf<Problem>;
 
+  /// Whether a synchronous call waits for the kernel's completion signal (its last tile to
+  /// finish writes `scan_scratch::signal`): below Tuning::signal_below_tiles tiles.
+  bool signals_completion() const noexcept { return tiles_ < Tuning::signal_below_tiles; }
+
   explicit single_pass_look_back(std::size_t n)
       : tiles_(ceil_div(n, tile::tile_size)), memory_(tiles_, n, "scan") {}
   std::size_t scratch_bytes() const noexcept { return memory_.scratch_bytes(); }
@@ -195,7 +200,7 @@ class single_pass_look_back {
     constexpr unsigned min_blocks = Tuning::template min_blocks_per_sm<tile>;
     const auto run = [&](auto kernel, bool fixed_tree) {
       launch(kernel, tiles_, tile::block_size, 0, stream, p, tiles_, st, s.deterministic,
-             Tuning::template delays<Problem>(tiles_, fixed_tree));
+             Tuning::template delays<Problem>(tiles_, fixed_tree), s.signal);
     };
     if constexpr (Tuning::determinism >= 0)
       run(scan_look_back_kernel<tile, Problem, min_blocks, Tuning::determinism>,
@@ -230,14 +235,20 @@ void run_scan(const launch_options& options, const Problem& p, const char* fn) {
   check_stream(options.stream, guard.device(), fn);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver = make_driver<Driver>(p.n, guard.device());
+  // A synchronous call of a driver that signals its end takes the host word it signals in.
+  bool signals = false;
+  if constexpr (requires { driver.signals_completion(); })
+    signals = options.sync && driver.signals_completion();
   call_scratch scratch(guard.device(), options.stream, options.memory, driver.scratch_bytes(),
-                       driver.status_words(), driver.status_layout(), false);
+                       driver.status_words(), driver.status_layout(), signals);
+  completion signal;
+  if (signals) signal = completion_for(scratch, stream);
   driver.enqueue(
       p,
       scan_scratch{static_cast<unsigned char*>(scratch.device_scratch()), scratch.status(),
-                   scratch.ticket(), scratch.epoch(), options.deterministic},
+                   scratch.ticket(), scratch.epoch(), options.deterministic, signal.kernel},
       stream);
-  finish_call(options, scratch);
+  finish_call(options, scratch, signal);
 }
 
 }  // namespace parprim::detail::cuda

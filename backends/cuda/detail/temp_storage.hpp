@@ -5,13 +5,14 @@
 /// An entry holds device scratch (grown on demand, never shrunk), a zeroed ticket counter for
 /// single-pass kernels and a small pinned host slot for results. A lease locks its entry while
 /// a call uses it, so concurrent calls on the same stream take turns and calls on different
-/// streams run side by side. A synchronous call holds the lease until its stream was
-/// synchronised; an enqueue-only call (`nosync`, `reduce_into`) releases it as soon as its
-/// kernels are enqueued, because every later user of the entry works on the same stream and so
-/// runs after them (the argument, and its exceptions, are written out at run_into in
-/// detail/launch.cuh). Growing the scratch frees the old block with cudaFree, which waits for
-/// all work on the device. Entries are freed at exit, ignoring errors (the CUDA runtime may
-/// already be gone then); nothing here throws from a destructor.
+/// streams run side by side. A synchronous call holds the lease until its work is done (its
+/// stream synchronised, or its kernel's completion signal seen: detail/completion_signal.cuh); an
+/// enqueue-only call (`nosync`, `reduce_into`) releases it as soon as its kernels are enqueued,
+/// because every later user of the entry works on the same stream and so runs after them (the
+/// argument, and its exceptions, are written out at run_into in detail/launch.cuh). Growing the
+/// scratch frees the old block with cudaFree, which waits for all work on the device. Entries are
+/// freed at exit, ignoring errors (the CUDA runtime may already be gone then); nothing here throws
+/// from a destructor.
 
 #include <cstddef>
 #include <mutex>
@@ -101,6 +102,20 @@ class call_scratch {
   void* host_slot() const noexcept { return host_; }
   /// \return where a kernel writes a result: the host slot's device address, or device memory
   void* result_slot() const noexcept { return result_; }
+  /// \return the mapped host word after the result slot (cache and `host_result` only), where a
+  /// synchronous call's kernel signals that it is done (detail/completion_signal.cuh), or null;
+  /// `signal_word_device`: its device address
+  unsigned* signal_word() const noexcept {
+    return host_ ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(host_) + 256) : nullptr;
+  }
+  unsigned* signal_word_device() const noexcept {
+    return result_ && host_
+               ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(result_) + 256)
+               : nullptr;
+  }
+  /// \return a device counter beside the ticket, zero when the call's first kernel runs, as the
+  /// ticket (the kernels that count their finished blocks leave it zero)
+  unsigned* done_counter() const noexcept { return ticket_ + 1; }
   /// \brief As temp_storage_lease::finished_cleanly (no effect with a resource).
   void finished_cleanly() noexcept;
 

@@ -26,6 +26,7 @@
 
 #include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/load.cuh>
+#include <parprim/backends/cuda/detail/completion_signal.cuh>
 #include <parprim/backends/cuda/detail/convert.cuh>
 #include <parprim/operators.hpp>
 
@@ -49,6 +50,7 @@ struct single_pass_scratch {
   T* partials;
   unsigned* ticket;
   T* result;
+  completion_signal signal{};  // written after the result where the host waits for it
 };
 
 /// \brief Whether rung 7 takes the vectorized body with an identity: commutative operators with
@@ -143,7 +145,10 @@ template <unsigned BlockSize, class T, class Op>
 __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch, T init, Op op,
                                    T* slots) {
   if (gridDim.x == 1) {
-    if (threadIdx.x == 0) *scratch.result = static_cast<T>(op(init, block_total));
+    if (threadIdx.x == 0) {
+      *scratch.result = static_cast<T>(op(init, block_total));
+      if (scratch.signal.active()) scratch.signal.write();
+    }
     return;
   }
   __shared__ bool is_last;
@@ -160,6 +165,7 @@ __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch
   if (threadIdx.x == 0) {
     *scratch.result = static_cast<T>(op(init, total));
     *scratch.ticket = 0;  // ready for the next launch on this stream
+    if (scratch.signal.active()) scratch.signal.write();
   }
 }
 
