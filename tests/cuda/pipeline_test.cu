@@ -190,11 +190,14 @@ TEST(CudaPipeline, NosyncCallsReturnBeforeTheirWorkAndAreRight) {
 }
 
 /// Synchronous calls learn that their kernel is done from a word it writes into mapped host
-/// memory, not from a stream synchronisation: when one returns, its results must be complete in
-/// device memory for every stream. Each output is filled with a pattern first and read back right
-/// after the call through another stream, which waits for nothing on the call's, over one tile
-/// to many waves of tiles, calls in a row (each kernel leaves its count of finished blocks zero
-/// for the next: a count left over would signal a later call before its last tiles are written).
+/// memory, not from a stream synchronisation: when one returns, its results must be complete for
+/// every reader. Each output is filled with a pattern first; a device output is read back right
+/// after the call through another stream, which waits for nothing on the call's, and a pinned
+/// host output is read by the host at once, its last element first (the last tile waits for the
+/// longest look-back: a signal that came before every tile was written would show there). Sizes
+/// of one tile to a few hundred tiles (the signalled calls) and one of more (a stream
+/// synchronisation), calls in a row (each kernel leaves its count of finished blocks zero for
+/// the next: a count left over would signal a later call before its last tiles are written).
 TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
   PARPRIM_SKIP_WITHOUT_GPU();
   const std::uint64_t seed = make_seed();
@@ -218,10 +221,15 @@ TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
     scans::cuda_ok(cudaMemsetAsync(b.span().data(), 0x5a, b.size() * sizeof(std::int32_t), stream),
                    "pattern");
   };
+  const std::int32_t pattern = 0x5a5a5a5a;  // what `fill` writes, and the pinned output's filling
+  const std::size_t max_n = std::min(scans::scan_max_n(), (std::size_t(1) << 23) + 1);
+  std::int32_t* pinned = nullptr;
+  scans::cuda_ok(cudaMallocHost(reinterpret_cast<void**>(&pinned), max_n * sizeof(std::int32_t)),
+                 "cudaMallocHost");
   for (const std::size_t n :
        {std::size_t(1), std::size_t(2), std::size_t(33), std::size_t(7167), std::size_t(7169),
-        std::size_t(65537), (std::size_t(1) << 20) + 3, (std::size_t(1) << 23) + 1}) {
-    if (n > scans::scan_max_n()) continue;
+        std::size_t(65537), (std::size_t(1) << 21) + 3, (std::size_t(1) << 23) + 1}) {
+    if (n > max_n) continue;
     SCOPED_TRACE("n = " + std::to_string(n));
     const auto x = random_ints(rng, n);
     const parprim::device_buffer<std::int32_t> in(x);
@@ -230,6 +238,8 @@ TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
     parprim::inclusive_scan(parprim::seq, x, inclusive, parprim::plus{});
     parprim::exclusive_scan(parprim::seq, x, exclusive, std::int32_t{-9}, parprim::plus{});
     const std::int64_t sum = parprim::reduce(parprim::seq, x, std::int64_t{5}, parprim::plus{});
+    const parprim::device_span<std::int32_t> host_out(pinned, n);
+    const volatile std::int32_t* const seen = pinned;
     for (int round = 0; round < 3; ++round) {
       fill(out);
       parprim::inclusive_scan(policy, in.span(), out.span(), parprim::plus{});
@@ -239,9 +249,23 @@ TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
       EXPECT_EQ(read(out), exclusive) << "exclusive scan, call " << round;
       EXPECT_EQ(parprim::reduce(policy, in.span(), std::int64_t{5}, parprim::plus{}), sum)
           << "reduce, call " << round;
+      std::fill(pinned, pinned + n, pattern);
+      parprim::inclusive_scan(policy, in.span(), host_out, parprim::plus{});
+      const std::int32_t last = seen[n - 1];
+      EXPECT_EQ(last, inclusive[n - 1]) << "inclusive scan into pinned memory, call " << round;
+      EXPECT_TRUE(std::equal(inclusive.begin(), inclusive.end(), pinned))
+          << "inclusive scan into pinned memory, call " << round;
+      std::fill(pinned, pinned + n, pattern);
+      parprim::exclusive_scan(policy, in.span(), host_out, std::int32_t{-9}, parprim::plus{});
+      const std::int32_t last_exclusive = seen[n - 1];
+      EXPECT_EQ(last_exclusive, exclusive[n - 1])
+          << "exclusive scan into pinned memory, call " << round;
+      EXPECT_TRUE(std::equal(exclusive.begin(), exclusive.end(), pinned))
+          << "exclusive scan into pinned memory, call " << round;
     }
   }
   scans::cuda_ok(cudaStreamSynchronize(stream), "stream");
+  (void)cudaFreeHost(pinned);
   (void)cudaStreamDestroy(stream);
   (void)cudaStreamDestroy(other);
 }
