@@ -187,11 +187,12 @@ inline constexpr auto default_ = k6_tma_staged_look_back;
 /// Without `nosync()`, every call returns after its result is complete (a reduction's value is
 /// on the host, a scan's output in device memory, visible to every stream and copy), so errors
 /// of the kernels are reported by the call that caused them. Such a call waits for its stream,
-/// or, for the default rungs' reductions and small scans, for a word their kernel writes into
-/// pinned host memory once every result is written (about 2 us sooner; the kernel may then
-/// still be retiring, and work enqueued later on the stream runs after it as ever). Temporary
-/// storage is cached per device and stream unless a memory resource is given. Failures raise
-/// parprim::cuda_error. Threads, streams and graphs: docs/guide.md, "The GPU".
+/// or, for rung 7's reductions and the look-back scans (rungs 5 and 6) below 512 tiles, for a
+/// word their kernel writes into pinned host memory once every result is written (0.4-1.6 us
+/// sooner; the kernel may then still be retiring, and work enqueued later on the stream runs
+/// after it as ever). Temporary storage is cached per device and stream unless a memory
+/// resource is given. Failures raise parprim::cuda_error. Threads, streams and graphs:
+/// docs/guide.md, "The GPU".
 /// \tparam Reduce  the reduction rung (default: rung 7)
 /// \tparam Scan  the scan rung (default: rung 6)
 /// \tparam Sync  false for a `nosync()` policy
