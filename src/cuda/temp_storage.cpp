@@ -172,9 +172,9 @@ call_scratch::call_scratch(int device, CUstream_st* stream, cuda_memory_resource
     : memory_(memory), stream_(stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (memory_ == nullptr) {
-    // the result slot (256 bytes) and the completion signal's word after it
-    lease_.emplace(device, stream, device_bytes, host_result ? 256 + 64 : 0, status_words,
-                   status_layout);
+    // the result slot and the completion signal's word after it
+    lease_.emplace(device, stream, device_bytes, host_result ? result_slot_bytes + 64 : 0,
+                   status_words, status_layout);
     scratch_ = lease_->device_scratch();
     ticket_ = lease_->ticket();
     status_ = lease_->status();

@@ -249,19 +249,21 @@ TEST(CudaPipeline, SynchronousCallsAreCompleteWhenTheyReturn) {
       EXPECT_EQ(read(out), exclusive) << "exclusive scan, call " << round;
       EXPECT_EQ(parprim::reduce(policy, in.span(), std::int64_t{5}, parprim::plus{}), sum)
           << "reduce, call " << round;
-      std::fill(pinned, pinned + n, pattern);
-      parprim::inclusive_scan(policy, in.span(), host_out, parprim::plus{});
-      const std::int32_t last = seen[n - 1];
-      EXPECT_EQ(last, inclusive[n - 1]) << "inclusive scan into pinned memory, call " << round;
-      EXPECT_TRUE(std::equal(inclusive.begin(), inclusive.end(), pinned))
-          << "inclusive scan into pinned memory, call " << round;
-      std::fill(pinned, pinned + n, pattern);
-      parprim::exclusive_scan(policy, in.span(), host_out, std::int32_t{-9}, parprim::plus{});
-      const std::int32_t last_exclusive = seen[n - 1];
-      EXPECT_EQ(last_exclusive, exclusive[n - 1])
-          << "exclusive scan into pinned memory, call " << round;
-      EXPECT_TRUE(std::equal(exclusive.begin(), exclusive.end(), pinned))
-          << "exclusive scan into pinned memory, call " << round;
+      // into pinned memory: the last element read the moment the call returns, then the rest
+      auto check_pinned = [&](const char* what, const std::vector<std::int32_t>& want,
+                              auto&& call) {
+        std::fill(pinned, pinned + n, pattern);
+        call();
+        const std::int32_t last = seen[n - 1];
+        EXPECT_EQ(last, want[n - 1]) << what << " into pinned memory, call " << round;
+        EXPECT_TRUE(std::equal(want.begin(), want.end(), pinned))
+            << what << " into pinned memory, call " << round;
+      };
+      check_pinned("inclusive scan", inclusive,
+                   [&] { parprim::inclusive_scan(policy, in.span(), host_out, parprim::plus{}); });
+      check_pinned("exclusive scan", exclusive, [&] {
+        parprim::exclusive_scan(policy, in.span(), host_out, std::int32_t{-9}, parprim::plus{});
+      });
     }
   }
   scans::cuda_ok(cudaStreamSynchronize(stream), "stream");

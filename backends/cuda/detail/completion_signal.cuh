@@ -30,10 +30,7 @@ struct completion_signal {
   __device__ bool active() const { return word != nullptr; }
 
   /// \brief A single writer that has written every result (the last block of a reduction).
-  __device__ void write() const {
-    __threadfence_system();  // the results before the word, for the host and every stream
-    *reinterpret_cast<volatile unsigned*>(word) = value;
-  }
+  __device__ void write() const { write_word(word, value); }
 
   /// \brief Every thread of a block, after its last store (`bulk`: thread 0 also stored by bulk
   /// copies): the last of `blocks` blocks writes the word.
@@ -51,10 +48,13 @@ struct completion_signal {
     __threadfence();  // this thread's stores before the count
     __syncthreads();
     if (threadIdx.x == 0 && atomicAdd(done, 1u) == static_cast<unsigned>(blocks - 1)) {
-      *done = 0;               // ready for the next launch on this stream
-      __threadfence_system();  // the results before the word, for the host and every stream
-      *reinterpret_cast<volatile unsigned*>(word) = value;
+      *done = 0;  // ready for the next launch on this stream
+      write_word(word, value);
     }
+  }
+  __device__ static void write_word(unsigned* word, unsigned value) {
+    __threadfence_system();  // the results before the word, for the host and every stream
+    *reinterpret_cast<volatile unsigned*>(word) = value;
   }
 };
 

@@ -300,7 +300,7 @@ T run_synchronous(const launch_options& options, const Source& source, std::size
   check_source(source);
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const Driver driver(n, guard.device());
-  constexpr bool in_slot = sizeof(T) <= 256;  // the size of call_scratch's result slot
+  constexpr bool in_slot = sizeof(T) <= call_scratch::result_slot_bytes;
   const std::size_t driver_bytes = driver.scratch_bytes();
   call_scratch scratch(guard.device(), options.stream, options.memory,
                        driver_bytes + (in_slot ? 0 : align256(sizeof(T))), 0, 0, in_slot);
@@ -312,9 +312,9 @@ T run_synchronous(const launch_options& options, const Source& source, std::size
     driver.enqueue(source, init, op, scratch.device_scratch(), scratch.ticket(), result, stream,
                    completion_signal{});
   };
-  completion signal;
+  completion signal;  // none without the host slot (a larger result, or a memory resource)
   if constexpr (signals) {
-    if (in_slot) signal = completion_for(scratch, stream);
+    signal = completion_for(scratch, stream);
     driver.enqueue(source, std::move(init), op, scratch.device_scratch(), scratch.ticket(), result,
                    stream, signal.kernel);
   } else {
@@ -350,9 +350,9 @@ inline bool per_thread_stream_handle(cudaStream_t stream) noexcept {
   return false;
 }
 
-/// \brief Ends a call whose work is enqueued: a synchronous one waits for its stream; a
-/// `nosync` one returns at once, except on a per-thread stream handle with the cache (see
-/// run_into), where it waits too.
+/// \brief Ends a call whose work is enqueued: a synchronous one waits for `signal`'s word, or
+/// for its stream where there is none; a `nosync` one returns at once, except on a per-thread
+/// stream handle with the cache (see run_into), where it waits too.
 inline void finish_call(const launch_options& options, call_scratch& scratch,
                         const completion& signal = {}) {
   const auto stream = static_cast<cudaStream_t>(options.stream);

@@ -100,18 +100,22 @@ class call_scratch {
   unsigned epoch() const noexcept { return epoch_; }
   /// \return the mapped pinned host slot for a result (cache and `host_result` only), or null
   void* host_slot() const noexcept { return host_; }
+  /// Bytes of the host slot's result, before the signal's word.
+  static constexpr std::size_t result_slot_bytes = 256;
   /// \return where a kernel writes a result: the host slot's device address, or device memory
   void* result_slot() const noexcept { return result_; }
   /// \return the mapped host word after the result slot (cache and `host_result` only), where a
   /// synchronous call's kernel signals that it is done (detail/completion_signal.cuh), or null;
   /// `signal_word_device`: its device address
   unsigned* signal_word() const noexcept {
-    return host_ ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(host_) + 256) : nullptr;
+    return host_
+               ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(host_) + result_slot_bytes)
+               : nullptr;
   }
   unsigned* signal_word_device() const noexcept {
-    return result_ && host_
-               ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(result_) + 256)
-               : nullptr;
+    return result_ && host_ ? reinterpret_cast<unsigned*>(static_cast<unsigned char*>(result_) +
+                                                          result_slot_bytes)
+                            : nullptr;
   }
   /// \return a device counter beside the ticket, zero when the call's first kernel runs, as the
   /// ticket (the kernels that count their finished blocks leave it zero)
