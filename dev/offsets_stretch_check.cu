@@ -43,7 +43,8 @@ int check(std::size_t n, std::size_t length, unsigned per, Op op, T init, std::s
   cudaMemcpy(in.data() + shift, x.data(), n * sizeof(T), cudaMemcpyHostToDevice);
   cudaMemcpy(begins.data(), o.data(), (k + 1) * 4, cudaMemcpyHostToDevice);
   const std::size_t tiles = seg::tile_count(n);
-  const seg::offset_span_plan plan{tiles, per, ppc::look_back_tuning::no_sleep, true, 0, true};
+  const seg::offset_span_plan plan{tiles, per, ppc::look_back_tuning::no_sleep, true, 0,
+                                   true,  true};
   ppc::launch_options opt{};
   seg::reduce_offsets<std::int32_t, T, T, Op>(
       opt, 0, seg::offset_heads<std::int32_t>{begins.data(), k}, in.data() + shift, n, out.data(),

@@ -3,13 +3,14 @@
 // "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
 // with dev/base_segment_tiles.cuh beside this file (an earlier segment_tiles.cuh with its
 // namespace renamed to parprim::detail::cuda::base_segments, made by
-// `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e 's/\bsegments::/base_segments::/g'`
-// and not kept), the library's plan and steps on that file's kernels in the same rounds (without
-// the offsets' check, which the library's call does in its locating pass: the base's times
-// are a little short); then parts of the library's call timed alone (CUDA
-// events around each), and the one pass at several spans beside the three steps. Results bitwise
-// against the library's call. Not part of the
-// build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
+// `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace
+// parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e
+// 's/\bsegments::/base_segments::/g'` and not kept), the library's plan and steps on that file's
+// kernels in the same rounds (without the offsets' check, which the library's call does in its
+// locating pass: the base's times are a little short); then parts of the library's call timed alone
+// (CUDA events around each), and the one pass at several spans beside the three steps. Results
+// bitwise against the library's call. Not part of the build: SWEEP_LIB=build-dev/libparprim_cuda.a
+// bash dev/sweep.sh dev/segments_offsets_sweep.cu
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include <cmath>
@@ -45,8 +46,8 @@ template <class I, class In, class T, class Op>
 void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
                     std::size_t n, T* out, const T& init, Op op) {
   const segments::offset_span_plan lp = segments::plan_offset_spans<T, Op>(n, heads.k, device);
-  const offset_span_plan plan{lp.tiles, lp.tiles_per_span, lp.delays, lp.one_pass, lp.ahead,
-                              lp.stretch};
+  const offset_span_plan plan{lp.tiles,    lp.tiles_per_span, lp.delays,
+                              lp.one_pass, lp.ahead,          lp.stretch};
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
   if (plan.one_pass) {
@@ -63,8 +64,8 @@ void reduce_offsets(const launch_options& options, int device, offset_heads<I> h
     auto kernel = reduce_offset_spans<I, In, T, Op>;
     if constexpr (is_commutative_v<Op>)
       if (plan.stretch) kernel = reduce_offset_spans<I, In, T, Op, tiles_per_sm<T>, true>;
-    launch(kernel, plan.blocks(heads.k, std::size_t(multiprocessor_count(device)) * 8),
-           tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
+    launch(kernel, plan.blocks(heads.k, std::size_t(multiprocessor_count(device)) * 8), tile_block,
+           0, stream, heads, in, n, out, init, op, first, plan,
            memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
            scratch.verdict(), scratch.refused());
     scratch.finish(options);
@@ -183,6 +184,15 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
                ? "*"
                : " ";
   };
+  if (chosen.dependent) {  // the library's plan launched after locate_tiles or while it runs
+    seg::offset_span_plan after = chosen;
+    after.dependent = false;
+    for (int round = 0; round < 3; ++round) {
+      const float d = run(chosen), a = run(after);
+      std::printf("    round %d: launched while locating %7.1f us, after it %7.1f us (%.3f)\n",
+                  round, d, a, a / d);
+    }
+  }
   if (std::getenv("OFFSETS_SWEEP_FULL") == nullptr) return;
   const std::size_t resident = std::size_t(ppc::multiprocessor_count(0)) * 4;
   const unsigned fill = unsigned((tiles + resident - 1) / resident);
@@ -194,13 +204,14 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
                                           : ppc::look_back_tuning::no_sleep;
       std::printf("    one pass%s, tiles a span %4u%s:", stretch ? " in stretches" : "", per,
                   per == fill ? " (one wave)" : "");
-      const seg::offset_span_plan p{tiles, per, d, true, 0, stretch};
+      const seg::offset_span_plan p{tiles, per, d, true, 0, stretch, true};
       std::printf(" %s %7.1f\n", mark(p), run(p));
     }
   }
   std::printf("    three steps:");
   for (unsigned ahead : {0u, unsigned(resident)}) {
-    const seg::offset_span_plan p{tiles, 1, ppc::look_back_tuning::no_sleep, false, ahead, false};
+    const seg::offset_span_plan p{tiles, 1,    ppc::look_back_tuning::no_sleep, false, ahead,
+                                  false, false};
     std::printf("  ahead %u%s %7.1f", ahead, mark(p), run(p));
   }
   std::printf("\n");

@@ -45,18 +45,39 @@ inline unsigned checked_grid(std::size_t blocks) {
   return static_cast<unsigned>(blocks);
 }
 
-/// \brief Launches `kernel<<<grid, block, shared_bytes, stream>>>(args...)`, checked: the
-/// launch's own status is returned (no reliance on `cudaGetLastError`, which would also report
-/// an earlier, unrelated failure).
+/// \brief `kernel<<<grid, block, shared_bytes, stream>>>(args...)`, checked (the launch's own
+/// status, not `cudaGetLastError`, which would also report an earlier, unrelated failure);
+/// `dependent`: a programmatic dependent launch (detail/dependent_launch.cuh).
 template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), std::size_t grid, unsigned block, std::size_t shared_bytes,
-            cudaStream_t stream, Args&&... args) {
+void launch_kernel(bool dependent, void (*kernel)(Params...), std::size_t grid, unsigned block,
+                   std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute = {};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(checked_grid(grid));
   config.blockDim = dim3(block);
   config.dynamicSmemBytes = shared_bytes;
   config.stream = stream;
+  config.attrs = dependent ? &attribute : nullptr;
+  config.numAttrs = dependent ? 1 : 0;
   PARPRIM_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+
+/// \brief Launches `kernel<<<grid, block, shared_bytes, stream>>>(args...)`, checked.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), std::size_t grid, unsigned block, std::size_t shared_bytes,
+            cudaStream_t stream, Args&&... args) {
+  launch_kernel(false, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
+}
+
+/// \brief `launch`, as a programmatic dependent launch: `kernel` may start before the kernel
+/// before it on `stream` has finished, and calls `wait_for_prior_grid` before it touches that
+/// kernel's results.
+template <class... Params, class... Args>
+void launch_dependent(void (*kernel)(Params...), std::size_t grid, unsigned block,
+                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
+  launch_kernel(true, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
 /// \brief Lets `kernel` use `bytes` of dynamic shared memory on the current device (above the

@@ -166,7 +166,7 @@ offset_span_plan plan_offset_spans(std::size_t n, std::size_t k, int device) {
     if (long_segments) {
       const std::size_t resident = sms * tiles_per_sm<T>;
       const std::size_t per = tiles < resident ? 1 : (tiles + resident - 1) / resident;
-      return {tiles, static_cast<unsigned>(per), delays(per), true, 0, true};
+      return {tiles, static_cast<unsigned>(per), delays(per), true, 0, true, true};
     }
   }
   const std::size_t resident = sms * 4;
@@ -174,7 +174,7 @@ offset_span_plan plan_offset_spans(std::size_t n, std::size_t k, int device) {
   const bool one_pass = per <= 16;
   per = per < 1 ? 1 : (per > 16 ? 16 : per);
   const unsigned ahead = one_pass || long_segments ? 0 : static_cast<unsigned>(resident);
-  return {tiles, static_cast<unsigned>(per), delays(per), one_pass, ahead, false};
+  return {tiles, static_cast<unsigned>(per), delays(per), one_pass, ahead, false, one_pass};
 }
 
 /// \brief The temporary memory of an offsets call: `device_bytes` of scratch and the look-back's
@@ -277,10 +277,11 @@ bool reduce_offsets_in_one_pass(const launch_options& options, int device, offse
   auto kernel = reduce_offset_spans<I, In, T, Op>;
   if constexpr (is_commutative_v<Op>)
     if (plan.stretch) kernel = reduce_offset_spans<I, In, T, Op, tiles_per_sm<T>, true>;
-  launch(kernel, plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(device)) * 8),
-         tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
-         memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()), scratch.verdict(),
-         scratch.refused());
+  launch_kernel(plan.dependent, kernel,
+                plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(device)) * 8),
+                tile_block, 0, stream, heads, in, n, out, init, op, first, plan,
+                memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
+                scratch.verdict(), scratch.refused());
   return scratch.finish(options);
 }
 

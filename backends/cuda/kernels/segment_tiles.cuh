@@ -44,6 +44,7 @@
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
 #include <parprim/backends/cuda/detail/bulk_copy.cuh>
+#include <parprim/backends/cuda/detail/dependent_launch.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
 #include <parprim/backends/cuda/kernels/scan_decoupled_look_back.cuh>
 #include <parprim/backends/cuda/warp/shuffle.cuh>
@@ -351,6 +352,7 @@ template <class I>
 __global__ void locate_tiles(offset_heads<I> heads, std::size_t n, std::size_t tiles,
                              std::size_t* __restrict__ first, bool check, unsigned* verdict,
                              unsigned epoch) {
+  allow_dependent_launch();  // reduce_offset_spans' blocks may start (they wait for this grid)
   const std::size_t items = (check && heads.k > tiles ? heads.k : tiles) + 1;
   for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < items;
        u += std::size_t{gridDim.x} * blockDim.x) {
@@ -764,6 +766,8 @@ struct offset_span_plan {
   unsigned ahead;  ///< (three steps) block u asks L2 for tile u + ahead (prefetch_tile; 0: none)
   bool stretch;    ///< (one pass) consecutive tiles that only fold are folded as one (see
                    ///< reduce_offset_spans; commutative operators)
+  bool dependent;  ///< (one pass) launched while locate_tiles runs (launch_dependent): each
+                   ///< block asks L2 for its span's first tiles, then waits for locate_tiles
   __host__ __device__ std::size_t spans() const {
     return (tiles + tiles_per_span - 1) / tiles_per_span;
   }
@@ -808,6 +812,10 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   }
   __syncthreads();
   const std::size_t span = ticket_slot;
+  if (plan.dependent && threadIdx.x == 0)  // what locate_tiles does not write, before its end
+    for (std::size_t u = span * plan.tiles_per_span, j = 0; j < 2 && u < plan.tiles; ++u, ++j)
+      prefetch_tile(in, n, u);
+  wait_for_prior_grid();  // first, verdict
   const bool bad = offsets_refused(verdict, st.epoch);
   if (span == 0 && threadIdx.x == 0) *refused = bad ? 1u : 0u;
   if (bad) return;
