@@ -10,7 +10,7 @@
 /// 1. `locate_tiles`: each tile's first element's segment (a binary search) and, where the call
 ///    did not check the offsets before, the check itself (a decrease or a wrong end marks a
 ///    verdict word; the kernels after it then write no result, and the host raises after its
-///    one wait).
+///    one wait). The one pass below starts while it runs (a programmatic dependent launch).
 ///
 /// Every tile then loads its elements; a tile with no head past its first element (most tiles
 /// of long segments; the offsets tell which) only folds them (`fold_tile`: one block
