@@ -1,9 +1,9 @@
 #pragma once
 /// \file
 /// \brief Programmatic dependent launch (sm_90 and later), the kernels' side. A kernel launched
-/// with `launch_dependent` (detail/launch.cuh) may start while the kernel before it on the stream
-/// still runs, once every block of that kernel has called `allow_dependent_launch` (or exited),
-/// so its launch and its first requests overlap the kernel before it. Such a kernel calls
+/// with `launch_kernel(true, ...)` (detail/launch.cuh) may start while the kernel before it on the
+/// stream still runs, once every block of that kernel has called `allow_dependent_launch` (or
+/// exited), so its launch and its first requests overlap the kernel before it. Such a kernel calls
 /// `wait_for_prior_grid` before it reads anything the kernel before it writes, and writes
 /// nothing before it: the wait returns once that kernel has finished and its stores are visible.
 /// In a kernel launched without the attribute the wait returns at once. Below sm_90 both are

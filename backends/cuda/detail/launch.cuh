@@ -71,15 +71,6 @@ void launch(void (*kernel)(Params...), std::size_t grid, unsigned block, std::si
   launch_kernel(false, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
 }
 
-/// \brief `launch`, as a programmatic dependent launch: `kernel` may start before the kernel
-/// before it on `stream` has finished, and calls `wait_for_prior_grid` before it touches that
-/// kernel's results.
-template <class... Params, class... Args>
-void launch_dependent(void (*kernel)(Params...), std::size_t grid, unsigned block,
-                      std::size_t shared_bytes, cudaStream_t stream, Args&&... args) {
-  launch_kernel(true, kernel, grid, block, shared_bytes, stream, std::forward<Args>(args)...);
-}
-
 /// \brief Lets `kernel` use `bytes` of dynamic shared memory on the current device (above the
 /// 48 KiB a launch may ask for without it).
 template <class... Params>

@@ -766,7 +766,7 @@ struct offset_span_plan {
   unsigned ahead;  ///< (three steps) block u asks L2 for tile u + ahead (prefetch_tile; 0: none)
   bool stretch;    ///< (one pass) consecutive tiles that only fold are folded as one (see
                    ///< reduce_offset_spans; commutative operators)
-  bool dependent;  ///< (one pass) launched while locate_tiles runs (launch_dependent): each
+  bool dependent;  ///< (one pass) launched while locate_tiles runs (launch_kernel): each
                    ///< block asks L2 for its span's first tiles, then waits for locate_tiles
   __host__ __device__ std::size_t spans() const {
     return (tiles + tiles_per_span - 1) / tiles_per_span;
