@@ -1,16 +1,19 @@
+// clang-format off
 // Scratch: segmented_reduce with CSR offsets (kernels/segment_tiles.cuh), int32 values and
 // offsets at 2^28, 2^26 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
 // "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
 // with dev/base_segment_tiles.cuh beside this file (an earlier segment_tiles.cuh with its
 // namespace renamed to parprim::detail::cuda::base_segments, made by
-// `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace
-// parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e
-// 's/\bsegments::/base_segments::/g'` and not kept), the library's plan and steps on that file's
-// kernels in the same rounds (without the offsets' check, which the library's call does in its
-// locating pass: the base's times are a little short); then parts of the library's call timed alone
-// (CUDA events around each), and the one pass at several spans beside the three steps. Results
-// bitwise against the library's call. Not part of the build: SWEEP_LIB=build-dev/libparprim_cuda.a
-// bash dev/sweep.sh dev/segments_offsets_sweep.cu
+// `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e 's/\bsegments::/base_segments::/g'`
+// and not kept), the library's plan and steps on that file's kernels in the same rounds (without
+// the offsets' check, which the library's call does in its locating pass: the base's times
+// are a little short); then parts of the library's call timed alone (CUDA
+// events around each), the library's one-pass plan launched while locate_tiles runs and after
+// it (three interleaved rounds), and (OFFSETS_SWEEP_FULL=1) the one pass at several spans beside
+// the three steps. Results bitwise
+// against the library's call. Not part of the
+// build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
+// clang-format on
 #include <cub/device/device_segmented_reduce.cuh>
 
 #include <cmath>
