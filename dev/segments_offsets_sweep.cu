@@ -9,8 +9,7 @@
 // the offsets' check, which the library's call does in its locating pass: the base's times
 // are a little short); then parts of the library's call timed alone (CUDA
 // events around each), the library's one-pass plan launched while locate_tiles runs and after
-// it (three interleaved rounds), the stretches' tiles asked of L2 0, 1, 2 and 4 tiles ahead
-// (three interleaved rounds), and (OFFSETS_SWEEP_FULL=1) the one pass at several spans beside
+// it (three interleaved rounds), and (OFFSETS_SWEEP_FULL=1) the one pass at several spans beside
 // the three steps. Results bitwise
 // against the library's call. Not part of the
 // build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
@@ -195,17 +194,6 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
       const float d = run(chosen), a = run(after);
       std::printf("    round %d: launched while locating %7.1f us, after it %7.1f us (%.3f)\n",
                   round, d, a, a / d);
-    }
-  }
-  if (chosen.stretch) {  // each stretch tile asked of L2 `ahead` tiles before it is folded
-    for (int round = 0; round < 3; ++round) {
-      std::printf("    round %d: stretches' tiles asked of L2", round);
-      for (unsigned ahead : {0u, 1u, 2u, 4u}) {
-        seg::offset_span_plan p = chosen;
-        p.ahead = ahead;
-        std::printf("  %u ahead %7.1f", ahead, run(p));
-      }
-      std::printf(" us\n");
     }
   }
   if (std::getenv("OFFSETS_SWEEP_FULL") == nullptr) return;

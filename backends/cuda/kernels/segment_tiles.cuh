@@ -744,15 +744,11 @@ __device__ __forceinline__ unsigned fold_striped(const In* tile, unsigned len, c
 }
 
 /// \brief Folds the `len` elements from `first` (a tile's first element) into `own` tile by tile
-/// as fold_striped does; `ahead` > 0: before each tile, thread 0 asks L2 for the whole tile
-/// `ahead` tiles past it in the range (prefetch_tile). Returns the threads holding a value (a
-/// prefix of the block).
+/// as fold_striped does. Returns the threads holding a value (a prefix of the block).
 template <class T, class In, class Op>
 __device__ __forceinline__ unsigned fold_striped_range(const In* first, std::size_t len,
-                                                       const Op& op, unsigned held, T& own,
-                                                       unsigned ahead) {
+                                                       const Op& op, unsigned held, T& own) {
   for (std::size_t done = 0; done < len; done += tile_size) {
-    if (ahead != 0 && threadIdx.x == 0) prefetch_tile(first, len, done / tile_size + ahead);
     const unsigned part = len - done < tile_size ? unsigned(len - done) : unsigned(tile_size);
     const unsigned threads = fold_striped(first + done, part, op, held, own);
     held = threads > held ? threads : held;
@@ -767,9 +763,7 @@ struct offset_span_plan {
   unsigned tiles_per_span;  ///< consecutive tiles a block walks (one pass)
   look_back_delays delays;
   bool one_pass;   ///< else the three steps
-  unsigned ahead;  ///< (three steps) block u asks L2 for tile u + ahead (prefetch_tile; 0: none);
-                   ///< (one pass in stretches) a block folding a stretch asks L2 for the tile
-                   ///< `ahead` tiles past the one it folds (fold_striped_range)
+  unsigned ahead;  ///< (three steps) block u asks L2 for tile u + ahead (prefetch_tile; 0: none)
   bool stretch;    ///< (one pass) consecutive tiles that only fold are folded as one (see
                    ///< reduce_offset_spans; commutative operators)
   bool dependent;  ///< (one pass) launched while locate_tiles runs (launch_kernel): each
@@ -899,8 +893,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
             stop = before < stop ? (before > u ? before : u + 1) : stop;
           }
           const std::size_t end = stop * tile_size < n ? stop * tile_size : n;
-          stretch_threads =
-              fold_striped_range(in + at.t0, end - at.t0, op, stretch_threads, own, plan.ahead);
+          stretch_threads = fold_striped_range(in + at.t0, end - at.t0, op, stretch_threads, own);
           if (stretch_first == u1) stretch_first = u;
           u = stop - 1;
           continue;
