@@ -1,7 +1,11 @@
 // Scratch: one segmented_reduce with CSR offsets (int32 values and offsets, segments of
 // OFFSETS_LEN elements, n = 2^OFFSETS_LOG2N), called OFFSETS_CALLS times, for ncu (the second
-// call's tile kernel: --launch-skip 1 --launch-count 1). Checked against a host fold.
+// call's tile kernel: --launch-skip 1 --launch-count 1). Checked against a host fold. Then as
+// many calls of parprim::reduce over the same input and of CUB's DeviceSegmentedReduce::Sum over
+// the same offsets (each synchronised), for a timeline (nsys) of the three side by side.
 // Not part of the build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/offsets_profile.cu
+#include <cub/device/device_segmented_reduce.cuh>
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -43,6 +47,23 @@ int main() {
     for (std::int32_t i = o[s]; i < o[s + 1]; ++i) sum += x[i];
     wrong += static_cast<int>(sum) == got[s] ? 0 : 1;
   }
+  long long total = 0;
+  for (std::size_t c = 0; c < calls; ++c)
+    total = pp::reduce(pp::cuda, pp::device_span<const int>(in.span()), 0LL, pp::plus{});
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in.data(), out.data(), int(k), begins.data(),
+                                  begins.data() + 1);
+  cudaMalloc(&temp, temp_bytes);
+  for (std::size_t c = 0; c < calls; ++c) {
+    cub::DeviceSegmentedReduce::Sum(temp, temp_bytes, in.data(), out.data(), int(k),
+                                    begins.data(), begins.data() + 1);
+    cudaStreamSynchronize(nullptr);
+  }
+  cudaFree(temp);
+  long long want_total = 0;
+  for (const int v : x) want_total += v;
+  wrong += total == want_total ? 0 : 1;
   std::printf("n = %zu, segments of %zu (k = %zu): %zu wrong\n", n, len, k, wrong);
   return wrong == 0 ? 0 : 1;
 }
