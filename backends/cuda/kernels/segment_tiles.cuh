@@ -243,11 +243,8 @@ struct offset_heads {
   /// \brief The segment that holds element i: the last s with begins[s] <= i; `*starts` tells
   /// whether that segment starts at i (begins[0] is 0: the offsets are checked).
   __device__ std::size_t segment_of(std::size_t i, bool* starts = nullptr) const {
-    return segment_between(i, 0, k, 0, starts);
-  }
-  /// \brief As segment_of, searching only (lo, hi): begins[lo] (`at_lo`) <= i < begins[hi].
-  __device__ std::size_t segment_between(std::size_t i, std::size_t lo, std::size_t hi,
-                                         std::size_t at_lo, bool* starts = nullptr) const {
+    std::size_t lo = 0, hi = k;  // begins[lo] <= i < begins[hi]
+    std::size_t at_lo = 0;       // begins[lo]
     while (hi - lo > 1) {
       const std::size_t mid = lo + (hi - lo) / 2;
       const auto b = static_cast<std::size_t>(begins[mid]);
@@ -347,52 +344,21 @@ __host__ __device__ constexpr unsigned offsets_verdict_bad(unsigned epoch) {
   return epoch << 2 | 3u;
 }
 
-/// \brief The offsets locate_tiles' blocks hold in shared memory: every `stride`-th of the
-/// first k (a power of two, the smallest that keeps them to `samples`).
-inline constexpr unsigned locate_samples = 4096;
-
 /// \brief Step 1: `first[u]` = tile u's tile_first word, for every tile, and `first[tiles]` =
 /// k - 1 (the bound of the last tile's search). With `check`, also the offsets' check in the
 /// same pass: `*verdict` = offsets_verdict_bad(epoch) where one decreases, the first is not 0
 /// or the last is not n (the host then finds which, raises, and step 2 writes nothing).
-/// A block with tiles to locate first reads every `stride`-th offset into shared memory (all its
-/// loads in flight together, `locate_samples` at most), and each search narrows to `stride`
-/// offsets there before it reads any more: with up to 4096 segments a search reads no offset
-/// of its own, with more it reads log2(stride) of them, one after the other, instead of
-/// log2(k). H200, 2^28 int32 in segments of 65536 (k = 4096): the kernel took 7.4-7.8 us (each
-/// tile's search 12 reads in a row), in one segment 2.6.
 template <class I>
-__global__ void __launch_bounds__(256)
-    locate_tiles(offset_heads<I> heads, std::size_t n, std::size_t tiles,
-                 std::size_t* __restrict__ first, bool check, unsigned* verdict, unsigned epoch) {
+__global__ void locate_tiles(offset_heads<I> heads, std::size_t n, std::size_t tiles,
+                             std::size_t* __restrict__ first, bool check, unsigned* verdict,
+                             unsigned epoch) {
   allow_dependent_launch();  // reduce_offset_spans' blocks may start (they wait for this grid)
-  __shared__ I sample[locate_samples];
-  std::size_t stride = 1;
-  while ((heads.k + stride - 1) / stride > locate_samples) stride *= 2;
-  const std::size_t samples = heads.k > 0 ? (heads.k + stride - 1) / stride : 1;
-  const bool locates = blockIdx.x * std::size_t{blockDim.x} < tiles;  // the same in the block
-  if (locates) {
-    for (std::size_t j = threadIdx.x; j < samples; j += blockDim.x)
-      sample[j] = heads.begins[j * stride];
-    __syncthreads();
-  }
   const std::size_t items = (check && heads.k > tiles ? heads.k : tiles) + 1;
   for (std::size_t u = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; u < items;
        u += std::size_t{gridDim.x} * blockDim.x) {
     if (u < tiles) {
-      const std::size_t i = u * tile_size;
-      std::size_t lo = 0, hi = samples;  // sample[lo] <= i < sample[hi] (or begins[k])
-      while (hi - lo > 1) {
-        const std::size_t mid = lo + (hi - lo) / 2;
-        if (static_cast<std::size_t>(sample[mid]) <= i)
-          lo = mid;
-        else
-          hi = mid;
-      }
-      const std::size_t end = (lo + 1) * stride < heads.k ? (lo + 1) * stride : heads.k;
       bool starts = false;
-      const std::size_t s =
-          heads.segment_between(i, lo * stride, end, static_cast<std::size_t>(sample[lo]), &starts);
+      const std::size_t s = heads.segment_of(u * tile_size, &starts);
       first[u] = s | (starts ? tile_first::starts_bit : 0);
     } else if (u == tiles) {
       first[u] = heads.k - 1;
