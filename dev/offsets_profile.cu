@@ -2,7 +2,7 @@
 // OFFSETS_LEN elements, n = 2^OFFSETS_LOG2N), called OFFSETS_CALLS times, for ncu (the second
 // call's tile kernel: --launch-skip 1 --launch-count 1). Checked against a host fold. Then as
 // many calls of parprim::reduce over the same input and of CUB's DeviceSegmentedReduce::Sum over
-// the same offsets (each synchronised), for a timeline (nsys) of the three side by side.
+// the same offsets (each synchronised): dev/offsets_kernel_times.sh times the three (ncu).
 // Not part of the build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/offsets_profile.cu
 #include <cub/device/device_segmented_reduce.cuh>
 
