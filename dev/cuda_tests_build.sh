@@ -1,9 +1,10 @@
 #!/bin/bash
 # scratch, sourced by the dev/*_check.sh scripts: configures build-dev as scripts/gpu-check does
 # (Release, sm_90 + PTX, warnings as errors, no examples) and builds parprim-cuda-tests
-# and parprim_cuda (CUDA_BUILD_BENCH=1: parprim-bench too); logs under $OUT. Sets T (the test
-# program), LIB (the library) and BENCH (parprim-bench, where built).
-bench=OFF; targets="parprim-cuda-tests parprim_cuda"
+# and parprim_cuda (CUDA_BUILD_BENCH=1: parprim-bench too; CUDA_BUILD_TARGETS: those targets
+# instead); logs under $OUT. Sets T (the test program), LIB (the library) and BENCH
+# (parprim-bench), each where built.
+bench=OFF; targets=${CUDA_BUILD_TARGETS:-"parprim-cuda-tests parprim_cuda"}
 [[ -n ${CUDA_BUILD_BENCH:-} ]] && bench=ON && targets="$targets parprim-bench"
 cmake -B build-dev -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" \
   -DPARPRIM_WERROR=ON -DPARPRIM_WITH_CUDA=ON -DPARPRIM_BUILD_BENCH=$bench \

@@ -3,16 +3,11 @@
 # each) of dev/offsets_profile.cu on a GPU machine: the library's offsets call, parprim::reduce of
 # the same input and CUB's DeviceSegmentedReduce::Sum, four calls each, at 2^28 in segments of
 # 65536, 2^28 in one segment and 2^24 in segments of 65536. Builds the CUDA library as
-# scripts/gpu-check does; one CSV per case under $OUT.
+# scripts/gpu-check does (dev/cuda_tests_build.sh); one CSV per case under $OUT.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
-cmake -B build-dev -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="90-real;90-virtual" \
-  -DPARPRIM_WERROR=ON -DPARPRIM_WITH_CUDA=ON -DPARPRIM_BUILD_BENCH=OFF \
-  -DPARPRIM_BUILD_EXAMPLES=OFF > $OUT/configure.log 2>&1
-/usr/bin/time -f "build %e s" cmake --build build-dev -j16 --target parprim_cuda > $OUT/build.log 2>&1
-echo "build rc=$?"; tail -1 $OUT/build.log
-LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1)
+CUDA_BUILD_TARGETS=parprim_cuda source dev/cuda_tests_build.sh  # sets LIB
 SWEEP_LIB=$LIB SWEEP_BUILD_ONLY=1 bash dev/sweep.sh dev/offsets_profile.cu
 for c in "28 65536" "28 268435456" "24 65536"; do
   set -- $c
