@@ -2,7 +2,9 @@
 # scratch: the offsets form of segmented_reduce on a GPU machine in one call: the CUDA tests'
 # build, the per-segment tests, the offsets sweep against CUB (and dev/base_segment_tiles.cuh
 # where present), ncu of the three steps' tile kernel at 2^28 (segments of 1024 and 32).
-# OFFSETS_CHECK_ONLY: a regex of steps (build|tests|sweep|flagsweep|ncu|sanitizers); flagsweep:
+# OFFSETS_CHECK_ONLY: a regex of steps (build|tests|sweep|flagsweep|ncu|sanitizers|stretches);
+# stretches: dev/offsets_stretch_check.cu, alone and under memcheck, racecheck and synccheck
+# (output in $OUT/stretches/); flagsweep:
 # dev/segments_look_back_sweep.cu's head-flag rows (FLAGS_ONLY=1), output in $OUT/flags/.
 # The sweep's output: $OUT/sweep.txt; the profile's: $OUT/profile/.
 set -u
@@ -40,4 +42,13 @@ if want sanitizers; then
   PARPRIM_CUDA_TEST_MAX_N=5000 timeout 200 $san --tool racecheck --error-exitcode 1 $T --gtest_filter="CudaPerSegment/0.*:CudaPerSegment/6.*$x" > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$?"
   PARPRIM_CUDA_TEST_MAX_N=9000 timeout 120 $san --tool synccheck --error-exitcode 1 $T --gtest_filter="CudaPerSegment*$x" > $OUT/synccheck.txt 2>&1; echo "synccheck rc=$?"
   tail -3 $OUT/memcheck.txt $OUT/racecheck.txt $OUT/synccheck.txt
+fi
+if want stretches; then
+  mkdir -p $OUT/stretches
+  OUT=$OUT/stretches SWEEP_LIB=$(find build-dev -name 'libparprim_cuda*.a' | head -1) bash dev/sweep.sh dev/offsets_stretch_check.cu 60 > $OUT/stretches/log.txt 2>&1
+  echo "stretches: $(grep -c ': ok' $OUT/stretches/sweep.txt) ok, $(grep -E '^failures' $OUT/stretches/sweep.txt)"
+  for tool in memcheck racecheck synccheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 1 /tmp/smoke/sweep > $OUT/stretches/$tool.txt 2>&1
+    echo "$tool rc=$?: $(tail -1 $OUT/stretches/$tool.txt)"
+  done
 fi

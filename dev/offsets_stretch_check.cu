@@ -2,7 +2,8 @@
 // (kernels/segment_tiles.cuh) at small n and spans of several tiles, which the library's own
 // plan gives only at large n (one span a tile while the tiles fit one wave of blocks), so that
 // compute-sanitizer can check the stretches' shared memory and barriers in seconds. int32 sums
-// and double minimum, segments of 1 to 6 tiles and a partial last tile, inputs 16-byte aligned
+// and double minimum, segments of 1 to 6 tiles (of 2 and 4 tiles exactly: heads on the tiles'
+// grid) and a partial last tile, inputs 16-byte aligned
 // and not, results against a host fold. Not part of the build: bash dev/sweep.sh
 // dev/offsets_stretch_check.cu, then compute-sanitizer --tool racecheck /tmp/smoke/sweep (and
 // synccheck, memcheck).
@@ -26,7 +27,10 @@ int check(std::size_t n, std::size_t length, unsigned per, Op op, T init, std::s
   for (auto& v : x) v = static_cast<T>(static_cast<int>(rng() % 2001) - 1000);
   std::vector<std::int32_t> o{0};
   for (std::size_t at = 0; at < n;) {
-    at = std::min(n, at + length - (rng() % 3 == 0 ? rng() % 100 : 0));
+    // lengths that are a multiple of 2 tiles stay exact: every head on the tiles' grid, so
+    // stretches of consecutive segments meet
+    const bool exact = length % (2 * seg::tile_size) == 0;
+    at = std::min(n, at + length - (!exact && rng() % 3 == 0 ? rng() % 100 : 0));
     o.push_back(static_cast<std::int32_t>(at));
     if (rng() % 7 == 0) o.push_back(static_cast<std::int32_t>(at));  // an empty segment
   }
@@ -64,7 +68,7 @@ int main() {
   int failures = 0;
   const std::size_t t = seg::tile_size;
   for (std::size_t n : {6 * t + 7, 3 * t, 9 * t + 4000})
-    for (std::size_t length : {t, 2 * t + 5, 5 * t, n})
+    for (std::size_t length : {t, 2 * t, 2 * t + 5, 4 * t, 5 * t, n})
       for (unsigned per : {1u, 2u, 3u, 4u, 10u})
         for (std::size_t shift : {0, 1}) {  // 1: not 16-byte aligned (the striped scalar loads)
           failures += check<int>(n, length, per, pp::plus{}, 3, shift, rng);

@@ -1,7 +1,8 @@
 // clang-format off
 // Scratch: segmented_reduce with CSR offsets (kernels/segment_tiles.cuh), int32 values and
-// offsets at 2^28, 2^26 and 2^24, segments of 32, 1024, 65536, power-law lengths (as the bench's
-// "mixed") and one segment of n: the library's call beside CUB's DeviceSegmentedReduce::Sum and,
+// offsets at 2^28, 2^26 and 2^24, segments of 32, 1024, 4096, 8192 (heads on the tiles' grid),
+// 65536, power-law lengths (as the bench's "mixed") and one segment of n (OFFSETS_SWEEP_LONG=1:
+// from 4096 on): the library's call beside CUB's DeviceSegmentedReduce::Sum and,
 // with dev/base_segment_tiles.cuh beside this file (an earlier segment_tiles.cuh with its
 // namespace renamed to parprim::detail::cuda::base_segments, made by
 // `git show <commit>:backends/cuda/kernels/segment_tiles.cuh | sed -e 's/namespace parprim::detail::cuda::segments/namespace parprim::detail::cuda::base_segments/' -e 's/\bsegments::/base_segments::/g'`
@@ -49,8 +50,8 @@ template <class I, class In, class T, class Op>
 void reduce_offsets(const launch_options& options, int device, offset_heads<I> heads, const In* in,
                     std::size_t n, T* out, const T& init, Op op) {
   const segments::offset_span_plan lp = segments::plan_offset_spans<T, Op>(n, heads.k, device);
-  const offset_span_plan plan{lp.tiles,    lp.tiles_per_span, lp.delays,
-                              lp.one_pass, lp.ahead,          lp.stretch};
+  const offset_span_plan plan{lp.tiles, lp.tiles_per_span, lp.delays,   lp.one_pass,
+                              lp.ahead, lp.stretch,        lp.dependent};
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const std::size_t tiles = tile_count(n);
   if (plan.one_pass) {
@@ -67,10 +68,11 @@ void reduce_offsets(const launch_options& options, int device, offset_heads<I> h
     auto kernel = reduce_offset_spans<I, In, T, Op>;
     if constexpr (is_commutative_v<Op>)
       if (plan.stretch) kernel = reduce_offset_spans<I, In, T, Op, tiles_per_sm<T>, true>;
-    launch(kernel, plan.blocks(heads.k, std::size_t(multiprocessor_count(device)) * 8), tile_block,
-           0, stream, heads, in, n, out, init, op, first, plan,
-           memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
-           scratch.verdict(), scratch.refused());
+    launch_kernel(plan.dependent, kernel,
+                  plan.blocks(heads.k, std::size_t(multiprocessor_count(device)) * 8), tile_block,
+                  0, stream, heads, in, n, out, init, op, first, plan,
+                  memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
+                  scratch.verdict(), scratch.refused());
     scratch.finish(options);
     return;
   }
@@ -231,8 +233,9 @@ int main() {
       ins.emplace_back(n);
       cudaMemcpy(ins.back().data(), x.data(), n * 4, cudaMemcpyHostToDevice);
     }
-    for (std::size_t len :
-         {std::size_t{32}, std::size_t{1024}, std::size_t{65536}, std::size_t{0}, n}) {
+    for (std::size_t len : {std::size_t{32}, std::size_t{1024}, std::size_t{4096},
+                            std::size_t{8192}, std::size_t{65536}, std::size_t{0}, n}) {
+      if (std::getenv("OFFSETS_SWEEP_LONG") != nullptr && len < 4096) continue;
       const std::vector<std::int32_t> o = make_offsets(n, len);
       const std::size_t k = o.size() - 1;
       pp::device_buffer<std::int32_t> begins(k + 1);

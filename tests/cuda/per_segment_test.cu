@@ -106,8 +106,8 @@ std::vector<std::uint8_t> flags_of_lengths(pt::rng_t& r, std::size_t n, NextLeng
 
 /// \brief Every segmentation of n elements the sweeps run: the densities of harness.hpp (no
 /// flags at all, every element, random 1/3 and 1/1000, the last element only, one-element
-/// segments at both ends), one segment with flags[0] set, fixed lengths (where n is longer) and
-/// power-law lengths.
+/// segments at both ends), one segment with flags[0] set, fixed lengths (where n is longer; those
+/// of 8192 and 65536 put every head on the grid of the offsets' tiles) and power-law lengths.
 std::vector<segmentation> segmentations(std::uint64_t seed, std::size_t n) {
   std::vector<segmentation> v;
   std::uint64_t salt = 1;
@@ -118,7 +118,7 @@ std::vector<segmentation> segmentations(std::uint64_t seed, std::size_t n) {
   std::vector<std::uint8_t> one(n, 0);
   if (n > 0) one[0] = 1;
   v.push_back({"one segment, flags[0] set", std::move(one)});
-  for (std::size_t length : {32, 1024, 65536}) {
+  for (std::size_t length : {32, 1024, 8192, 65536}) {
     if (n <= length) continue;
     pt::rng_t r = pt::make_rng(seed, n, salt++);
     std::string name = "segments of length ";
@@ -348,7 +348,7 @@ TEST(CudaPerSegmentLarge, Int32PlusEveryCall) {
 }
 
 /// \brief segmented_reduce with int64 offsets (three of the segments empty) of `Case` at n
-/// elements: random heads (density 1/3), segments of 1024 and of 65536, one segment and
+/// elements: random heads (density 1/3), segments of 1024, 8192 and 65536, one segment and
 /// power-law lengths.
 template <class Case>
 void offsets_at(std::size_t n) {
@@ -363,8 +363,8 @@ void offsets_at(std::size_t n) {
   d_in.fill(in);
   for (const segmentation& seg : segmentations(seed, n)) {
     if (seg.name != pt::density_name(pt::density::third) && seg.name != "segments of length 1024" &&
-        seg.name != "segments of length 65536" && seg.name != "one segment, flags[0] set" &&
-        seg.name.rfind("power-law", 0) != 0)
+        seg.name != "segments of length 8192" && seg.name != "segments of length 65536" &&
+        seg.name != "one segment, flags[0] set" && seg.name.rfind("power-law", 0) != 0)
       continue;
     SCOPED_TRACE("segments: " + seg.name);
     const guarded_device_buffer<std::uint8_t> no_flags;

@@ -596,9 +596,18 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   }
 }
 
+/// \brief Whether a tile holds no head past its first element, from its tile_first word and
+/// the next tile's: the next tile starts in the same segment, or with the head of the segment
+/// right after it (a head on the tiles' grid, as in segments of a multiple of tile_size
+/// elements; where empty segments lie between the two, the tile scans, which is also right).
+__device__ __forceinline__ bool folds_only(tile_first mine, tile_first next) {
+  return next.segment() == mine.segment() ||
+         (next.starts() && next.segment() == mine.segment() + 1);
+}
+
 /// \brief Step 2 for tile u, its elements `x` loaded: it folds (fold_tile) when it holds no
-/// head past its first element, else scans (scan_tile). `first[u]` is tile u's tile_first word
-/// (locate_tiles). Every thread calls it.
+/// head past its first element (folds_only), else scans (scan_tile). `first[u]` is tile u's
+/// tile_first word (locate_tiles). Every thread calls it.
 template <class I, class In, class T, class Op>
 __device__ __forceinline__ void reduce_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
                                             const tile_span& at, std::size_t u,
@@ -606,7 +615,7 @@ __device__ __forceinline__ void reduce_tile(const offset_heads<I>& heads, const 
                                             T* __restrict__ out, const T& init, const Op& op,
                                             open_segment<T>& tail, tile_lead<T>& lead) {
   const tile_first mine{first[u]}, next{first[u + 1]};
-  if (mine.segment() == next.segment())
+  if (folds_only(mine, next))
     fold_tile(x, at, op, mine, tail, lead);
   else
     scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tail, lead);
@@ -883,18 +892,21 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
       if constexpr (Stretch) {
-        const std::size_t s = tile_first{first[u]}.segment();
-        if (s == tile_first{first[u + 1]}.segment()) {
-          // tiles u .. stop - 1 lie before the next head (to the span's end in the last segment)
+        const tile_first mine{first[u]};
+        if (folds_only(mine, tile_first{first[u + 1]})) {
+          // tiles u .. stop - 1 lie before the next head (to the span's end in the last
+          // segment); the tile at `stop` holds that head, or starts with it and may start the
+          // next stretch, so a stretch still open belongs to an earlier segment
+          const std::size_t s = mine.segment();
           std::size_t stop = u1;
           if (s + 1 < heads.k) {
-            const auto head = static_cast<std::size_t>(heads.begins[s + 1]);
-            const std::size_t before = (head + tile_size - 1) / tile_size - 1;
+            const std::size_t before = static_cast<std::size_t>(heads.begins[s + 1]) / tile_size;
             stop = before < stop ? (before > u ? before : u + 1) : stop;
           }
+          if (stretch_first != u1) close_stretch();
           const std::size_t end = stop * tile_size < n ? stop * tile_size : n;
           stretch_threads = fold_striped_range(in + at.t0, end - at.t0, op, stretch_threads, own);
-          if (stretch_first == u1) stretch_first = u;
+          stretch_first = u;
           u = stop - 1;
           continue;
         }
