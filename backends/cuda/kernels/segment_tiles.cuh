@@ -799,9 +799,12 @@ struct offset_span_plan {
 /// at its end) has given it. The last span writes the segment open at the end. Then the blocks
 /// write `init` to the empty segments (grid-stride). `first[u]` is tile u's tile_first word
 /// (locate_tiles); nothing is written when `*verdict` is offsets_verdict_bad(st.epoch), and the
-/// block of ticket 0 tells the host so in `*refused` (1, else 0).
+/// block of ticket 0 tells the host so in `*refused` (1, else 0). The spans' look-back is the
+/// fixed tree for every operator (`LookBack`, resolve_carry's `Determinism`: 2): the spans are
+/// one wave and end together, so a tree look-back would walk back through their aggregates 32
+/// spans a round trip.
 template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>,
-          bool Stretch = false>
+          bool Stretch = false, int LookBack = 2>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_offset_spans(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                         T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
@@ -923,9 +926,8 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     __syncthreads();
     const V total = open_slot[0].value;
     if (threadIdx.x < warp_threads)
-      resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(
-          tile_carry_problem<V, open_segment_op<Op>>{sop}, span, spans, total, st, true,
-          plan.delays, carry_slot[0]);
+      resolve_carry<LookBack>(tile_carry_problem<V, open_segment_op<Op>>{sop}, span, spans, total,
+                              st, true, plan.delays, carry_slot[0]);
     if (threadIdx.x == 0) {
       const maybe<V> carry = carry_slot[0];  // written by this thread
       const tile_lead<T> l = span_lead[0];
