@@ -9,10 +9,9 @@
 // and not kept), the library's plan and steps on that file's kernels in the same rounds (without
 // the offsets' check, which the library's call does in its locating pass: the base's times
 // are a little short); then parts of the library's call timed alone (CUDA
-// events around each), the library's one-pass plan with the spans' look-back as the library has
-// it (the fixed tree) and as the tree look-back (three interleaved rounds), and
-// (OFFSETS_SWEEP_FULL=1) that plan launched while locate_tiles runs and after it, and the one
-// pass at several spans beside the three steps. Results bitwise
+// events around each), the library's one-pass plan launched while locate_tiles runs and after
+// it (three interleaved rounds), and (OFFSETS_SWEEP_FULL=1) the one pass at several spans beside
+// the three steps. Results bitwise
 // against the library's call. Not part of the
 // build: SWEEP_LIB=build-dev/libparprim_cuda.a bash dev/sweep.sh dev/segments_offsets_sweep.cu
 // clang-format on
@@ -23,7 +22,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
-#include <type_traits>
 #include <vector>
 
 #include <parprim/backends/cuda/detail/segments_dispatch.cuh>
@@ -111,37 +109,6 @@ void reduce_offsets(const launch_options& options, int device, offset_heads<I> h
 }  // namespace parprim::detail::cuda::base_segments
 #endif
 
-namespace parprim::detail::cuda::segments {
-/// The library's one pass (segments_dispatch.cuh's reduce_offsets_in_one_pass, without the
-/// offsets' check) with the spans' look-back `LookBack` (resolve_carry's Determinism: 0 the tree
-/// look-back for integer sums, 2 the fixed tree, the library's), for an A/B in one process.
-template <int LookBack>
-void one_pass_with(const offset_span_plan& plan, offset_heads<std::int32_t> heads, const int* in,
-                   std::size_t n, int* out) {
-  const launch_options options{};
-  const std::size_t tiles = plan.tiles;
-  const look_back_memory<open_segment<int>> memory(plan.spans(), n, "per-segment reduction");
-  const std::size_t states_bytes = memory.scratch_bytes();
-  offsets_scratch scratch(options, 0, states_bytes + (tiles + 1) * sizeof(std::size_t),
-                          memory.status_words(), memory.status_layout());
-  call_scratch& cs = scratch.get();
-  auto* first =
-      reinterpret_cast<std::size_t*>(static_cast<char*>(cs.device_scratch()) + states_bytes);
-  launch(locate_tiles<std::int32_t>, helper_grid(tiles + 1, 0), helper_block, 0, nullptr, heads, n,
-         tiles, first, false, scratch.verdict(), cs.epoch());
-  auto kernel =
-      reduce_offset_spans<std::int32_t, int, int, plus, tiles_per_sm<int>, false, LookBack>;
-  if (plan.stretch)
-    kernel = reduce_offset_spans<std::int32_t, int, int, plus, tiles_per_sm<int>, true, LookBack>;
-  launch_kernel(plan.dependent, kernel,
-                plan.blocks(heads.k, static_cast<std::size_t>(multiprocessor_count(0)) * 8),
-                tile_block, 0, nullptr, heads, in, n, out, 0, plus{}, first, plan,
-                memory.state(cs.device_scratch(), cs.status(), cs.ticket(), cs.epoch()),
-                scratch.verdict(), scratch.refused());
-  scratch.finish(options);
-}
-}  // namespace parprim::detail::cuda::segments
-
 /// The bench's offsets (bench/cuda/segments.cpp make_offsets; the power-law lengths from this
 /// file's own generator).
 std::vector<std::int32_t> make_offsets(std::size_t n, std::size_t length) {
@@ -222,27 +189,8 @@ void steps(Input input, std::size_t n, const std::int32_t* begins, std::size_t k
                ? "*"
                : " ";
   };
-  if (chosen.one_pass) {  // the spans' look-back: the fixed tree (the library's) or the tree
-    const auto with = [&](auto look_back) {
-      constexpr int L = decltype(look_back)::value;
-      cudaMemset(out, 0x7f, k * 4);
-      seg::one_pass_with<L>(chosen, heads, input().data(), n, out);
-      cudaMemcpy(got.data(), out, k * 4, cudaMemcpyDeviceToHost);
-      if (got != want) {
-        ++failures;
-        std::printf("    WRONG: one pass with look-back %d\n", L);
-      }
-      return time_us([&] { seg::one_pass_with<L>(chosen, heads, input().data(), n, out); });
-    };
-    for (int round = 0; round < 3; ++round) {
-      const float f = with(std::integral_constant<int, 2>{});
-      const float t = with(std::integral_constant<int, 0>{});
-      std::printf("    round %d: spans' look-back fixed tree %7.1f us, tree %7.1f us (%.3f)\n",
-                  round, f, t, t / f);
-    }
-  }
-  if (chosen.dependent && std::getenv("OFFSETS_SWEEP_FULL") != nullptr) {
-    seg::offset_span_plan after = chosen;  // launched after locate_tiles or while it runs
+  if (chosen.dependent) {  // the library's plan launched after locate_tiles or while it runs
+    seg::offset_span_plan after = chosen;
     after.dependent = false;
     for (int round = 0; round < 3; ++round) {
       const float d = run(chosen), a = run(after);

@@ -419,20 +419,15 @@ __device__ maybe<V> look_back_fixed_tree(std::size_t tile, std::size_t tiles, co
 /// \brief Warp 0 (all lanes) of the block owning `tile`: publishes the tile's aggregate, looks
 /// back (the fixed tree where the grouping matters and `deterministic`, else the tree look-back,
 /// which then publishes the tile's inclusive prefix); thread 0 leaves the tile's carry in
-/// `carry`. `Determinism`: 1 the fixed tree where the grouping matters, 0 the tree look-back, -1
-/// the one `deterministic` names, 2 the fixed tree for every operator (for tiles that all finish
-/// at once, as one wave of blocks each walking a span of tiles: their tree look-backs would walk
-/// back through the aggregates 32 tiles a round trip, while the fixed tree's levels are as many
-/// round trips as the tile count has base-32 digits).
+/// `carry`.
 template <int Determinism, class Problem, class V = typename Problem::value_type>
 __device__ void resolve_carry(const Problem& p, std::size_t tile, std::size_t tiles, const V& total,
                               const look_back_state<V>& st, bool deterministic,
                               const look_back_delays& delays, maybe<V>& carry) {
   const auto op = p.value_op();
   const bool has_successor = tile + 1 < tiles;
-  const bool fixed_tree =
-      Determinism == 2 || (!exact_grouping_v<typename Problem::op_type, V> &&
-                           (Determinism < 0 ? deterministic : Determinism == 1));
+  const bool fixed_tree = !exact_grouping_v<typename Problem::op_type, V> &&
+                          (Determinism < 0 ? deterministic : Determinism == 1);
   if (threadIdx.x == 0 && has_successor && (tile > 0 || fixed_tree))
     st.states.publish(tile, st.epoch << 2 | published_aggregate, total);
   maybe<V> e = p.prefix();

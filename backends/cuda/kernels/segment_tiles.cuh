@@ -799,12 +799,9 @@ struct offset_span_plan {
 /// at its end) has given it. The last span writes the segment open at the end. Then the blocks
 /// write `init` to the empty segments (grid-stride). `first[u]` is tile u's tile_first word
 /// (locate_tiles); nothing is written when `*verdict` is offsets_verdict_bad(st.epoch), and the
-/// block of ticket 0 tells the host so in `*refused` (1, else 0). The spans' look-back is the
-/// fixed tree for every operator (`LookBack`, resolve_carry's `Determinism`: 2): the spans are
-/// one wave and end together, so a tree look-back would walk back through their aggregates 32
-/// spans a round trip.
+/// block of ticket 0 tells the host so in `*refused` (1, else 0).
 template <class I, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>,
-          bool Stretch = false, int LookBack = 2>
+          bool Stretch = false>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_offset_spans(offset_heads<I> heads, const In* __restrict__ in, std::size_t n,
                         T* __restrict__ out, T init, Op op, const std::size_t* __restrict__ first,
@@ -895,21 +892,18 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     for (std::size_t u = u0; u < u1; ++u) {
       const tile_span at(u, n);
       if constexpr (Stretch) {
-        const tile_first mine{first[u]};
-        if (folds_only(mine, tile_first{first[u + 1]})) {
-          // tiles u .. stop - 1 lie before the next head (to the span's end in the last
-          // segment); the tile at `stop` holds that head, or starts with it and may start the
-          // next stretch, so a stretch still open belongs to an earlier segment
-          const std::size_t s = mine.segment();
+        const std::size_t s = tile_first{first[u]}.segment();
+        if (s == tile_first{first[u + 1]}.segment()) {
+          // tiles u .. stop - 1 lie before the next head (to the span's end in the last segment)
           std::size_t stop = u1;
           if (s + 1 < heads.k) {
-            const std::size_t before = static_cast<std::size_t>(heads.begins[s + 1]) / tile_size;
+            const auto head = static_cast<std::size_t>(heads.begins[s + 1]);
+            const std::size_t before = (head + tile_size - 1) / tile_size - 1;
             stop = before < stop ? (before > u ? before : u + 1) : stop;
           }
-          if (stretch_first != u1) close_stretch();
           const std::size_t end = stop * tile_size < n ? stop * tile_size : n;
           stretch_threads = fold_striped_range(in + at.t0, end - at.t0, op, stretch_threads, own);
-          stretch_first = u;
+          if (stretch_first == u1) stretch_first = u;
           u = stop - 1;
           continue;
         }
@@ -926,8 +920,9 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     __syncthreads();
     const V total = open_slot[0].value;
     if (threadIdx.x < warp_threads)
-      resolve_carry<LookBack>(tile_carry_problem<V, open_segment_op<Op>>{sop}, span, spans, total,
-                              st, true, plan.delays, carry_slot[0]);
+      resolve_carry<exact_grouping_v<Op, T> ? 0 : 1>(
+          tile_carry_problem<V, open_segment_op<Op>>{sop}, span, spans, total, st, true,
+          plan.delays, carry_slot[0]);
     if (threadIdx.x == 0) {
       const maybe<V> carry = carry_slot[0];  // written by this thread
       const tile_lead<T> l = span_lead[0];
