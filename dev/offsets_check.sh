@@ -41,7 +41,7 @@ if want sanitizers; then
   PARPRIM_CUDA_TEST_MAX_N=20000 timeout 120 $san --tool memcheck --error-exitcode 1 $T --gtest_filter="CudaPerSegment*$x" > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$?"
   PARPRIM_CUDA_TEST_MAX_N=5000 timeout 200 $san --tool racecheck --error-exitcode 1 $T --gtest_filter="CudaPerSegment/0.*:CudaPerSegment/6.*$x" > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$?"
   PARPRIM_CUDA_TEST_MAX_N=9000 timeout 120 $san --tool synccheck --error-exitcode 1 $T --gtest_filter="CudaPerSegment*$x" > $OUT/synccheck.txt 2>&1; echo "synccheck rc=$?"
-  tail -3 $OUT/memcheck.txt $OUT/racecheck.txt $OUT/synccheck.txt
+  tail -n 3 $OUT/memcheck.txt $OUT/racecheck.txt $OUT/synccheck.txt
 fi
 if want stretches; then
   mkdir -p $OUT/stretches
