@@ -894,7 +894,11 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
       if constexpr (Stretch) {
         const std::size_t s = tile_first{first[u]}.segment();
         if (s == tile_first{first[u + 1]}.segment()) {
-          // tiles u .. stop - 1 lie before the next head (to the span's end in the last segment)
+          // tiles u .. stop - 1 lie before the next head (to the span's end in the last
+          // segment). Where that head is a tile's first element, the tile before it is left to
+          // the loop below (it folds: folds_only): stretches that took it, each closed where
+          // the next starts, spilled 40-48 bytes at the 64 registers (with the spans' look-back
+          // as the fixed tree too, 7 % slower in segments of 65536: H200, 2^28)
           std::size_t stop = u1;
           if (s + 1 < heads.k) {
             const auto head = static_cast<std::size_t>(heads.begins[s + 1]);
