@@ -26,10 +26,10 @@ int check(std::size_t n, std::size_t length, unsigned per, Op op, T init, std::s
   std::vector<T> x(n);
   for (auto& v : x) v = static_cast<T>(static_cast<int>(rng() % 2001) - 1000);
   std::vector<std::int32_t> o{0};
+  // lengths that are a multiple of 2 tiles stay exact: every head on the tiles' grid, so
+  // stretches of consecutive segments meet
+  const bool exact = length % (2 * seg::tile_size) == 0;
   for (std::size_t at = 0; at < n;) {
-    // lengths that are a multiple of 2 tiles stay exact: every head on the tiles' grid, so
-    // stretches of consecutive segments meet
-    const bool exact = length % (2 * seg::tile_size) == 0;
     at = std::min(n, at + length - (!exact && rng() % 3 == 0 ? rng() % 100 : 0));
     o.push_back(static_cast<std::int32_t>(at));
     if (rng() % 7 == 0) o.push_back(static_cast<std::int32_t>(at));  // an empty segment
