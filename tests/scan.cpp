@@ -5,7 +5,12 @@
 /// poisoned before each call and compared whole with an independent sequential scan.
 
 #include <array>
+#include <cmath>
+#include <cstring>
+#include <iostream>
+#include <limits>
 #include <span>
+#include <typeinfo>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -13,6 +18,9 @@
 #include <parprim/parprim.hpp>
 
 #include "support/backends.hpp"
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+#include <parprim/backends/openmp/detail/grouped_sums.hpp>
+#endif
 #include "support/cases.hpp"
 #include "support/harness.hpp"
 #include "support/scan_check.hpp"
@@ -91,6 +99,116 @@ TYPED_TEST(InclusiveScan, OtherRangesAndDefaultOperator) {
     EXPECT_EQ(std::vector<int>(c, c + 4), (std::vector<int>{10, 11, 13, 16}));
   });
 }
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+// The OpenMP backend's grouped block scan (sums of 4- and 8-byte values): its AVX2 form and its
+// portable form give the same bits, streamed or not, in place or not, inclusive (with and
+// without a carry) and exclusive, over blocks of every length around the groups; integer sums
+// equal the left fold; float sums lie within the harness's bound of the exact prefix.
+template <class T>
+void check_grouped_sums(rng_t& r) {
+  namespace od = parprim::openmp::detail;
+  const std::vector<std::size_t> lengths = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1000, 4099};
+  for (const std::size_t len : lengths) {
+    for (const int kind : {0, 1, 2}) {  // inclusive, inclusive from a carry, exclusive
+      SCOPED_TRACE(std::string(typeid(T).name()) + " length " + std::to_string(len) + " kind " +
+                   std::to_string(kind));
+      const std::size_t b = uniform_int<std::size_t>(r, 0, 9);  // the block within the input
+      const std::size_t n = b + len + uniform_int<std::size_t>(r, 0, 9);
+      std::vector<T> in(n);
+      for (auto& x : in) {
+        if constexpr (std::is_floating_point_v<T>)
+          x = uniform_real<T>(r, T(-1), T(1)) * std::ldexp(T(1), uniform_int<int>(r, -12, 12));
+        else
+          x = static_cast<T>(r());
+      }
+      const T c0 = in[0];  // the carry: any value
+      const T* carry = kind == 0 ? nullptr : &c0;
+      const bool exclusive = kind == 2;
+      // The portable form, group by group.
+      std::vector<T> portable(n, T(7));
+      od::group_carry<T> c;
+      if (carry) c = {*carry, true};
+      for (std::size_t i = b; i < b + len; i += od::group_elements<T>) {
+        const auto count =
+            static_cast<unsigned>(std::min<std::size_t>(od::group_elements<T>, b + len - i));
+        if (exclusive)
+          od::scan_group_portable<true>(in.data() + i, portable.data() + i, count, c);
+        else
+          od::scan_group_portable<false>(in.data() + i, portable.data() + i, count, c);
+      }
+      // The block scan as the backend calls it (the AVX2 form where the processor has it),
+      // cached and streamed, out of place and in place.
+      for (const bool stream : {false, true})
+        for (const bool in_place : {false, true}) {
+          std::vector<T> data = in;
+          std::vector<T> out(n, T(7));
+          T* o = in_place ? data.data() : out.data();
+          if (exclusive)
+            od::grouped_sum_scan<true>(data.data(), o, n, b, b + len, carry, stream);
+          else
+            od::grouped_sum_scan<false>(data.data(), o, n, b, b + len, carry, stream);
+          for (std::size_t i = b; i < b + len; ++i)
+            ASSERT_TRUE(std::memcmp(&o[i], &portable[i], sizeof(T)) == 0)
+                << "element " << i << " (stream " << stream << ", in place " << in_place
+                << "): " << show(o[i]) << " against the portable form's " << show(portable[i]);
+        }
+#if PARPRIM_HOST_AVX2
+      if (parprim::detail::avx2_supported() && len >= od::group_elements<T>) {
+        // the AVX2 form alone over the whole groups
+        std::vector<T> out(n, T(7));
+        od::group_carry<T> v;
+        if (carry) v = {*carry, true};
+        const std::size_t groups = len / od::group_elements<T>;
+        if (exclusive)
+          od::scan_groups_avx2<true>(in.data(), out.data(), b, groups, v);
+        else
+          od::scan_groups_avx2<false>(in.data(), out.data(), b, groups, v);
+        for (std::size_t i = b; i < b + groups * od::group_elements<T>; ++i)
+          ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, element " << i;
+      }
+#endif
+      // Against the left fold: exact for integers, within the bound for floats.
+      long double acc = carry ? static_cast<long double>(*carry) : 0.0L;
+      long double abs_sum = carry ? std::fabs(static_cast<long double>(*carry)) : 0.0L;
+      T exact{carry ? *carry : T{}};
+      for (std::size_t i = b; i < b + len; ++i) {
+        const T before = exact;
+        const long double wide_before = acc, abs_before = abs_sum;
+        exact = od::group_add(exact, in[i]);
+        if (!carry && i == b) exact = in[i];
+        acc += static_cast<long double>(in[i]);
+        abs_sum += std::fabs(static_cast<long double>(in[i]));
+        const T want_int = exclusive ? before : exact;
+        if constexpr (std::is_integral_v<T>) {
+          ASSERT_EQ(portable[i], want_int) << "element " << i;
+        } else {
+          const long double wide = exclusive ? wide_before : acc;
+          const long double operands = static_cast<long double>(i - b + 2);
+          const long double bound = 2.0L * operands * std::numeric_limits<T>::epsilon() *
+                                    (exclusive ? abs_before : abs_sum);
+          ASSERT_LE(std::fabs(static_cast<long double>(portable[i]) - wide), bound)
+              << "element " << i;
+        }
+      }
+    }
+  }
+}
+
+TEST(GroupedSums, AvxAndPortableFormsAgree) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  if (!parprim::openmp::detail::grouped_sums_avx2_usable())
+    std::cout << "[ note ] this processor has no AVX2: only the portable form runs here\n";
+  check_grouped_sums<float>(r);
+  check_grouped_sums<double>(r);
+  check_grouped_sums<std::int32_t>(r);
+  check_grouped_sums<std::uint32_t>(r);
+  check_grouped_sums<std::int64_t>(r);
+  check_grouped_sums<std::uint64_t>(r);
+}
+#endif
 
 }  // namespace
 }  // namespace parprim_test

@@ -6,6 +6,7 @@
 #include <span>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
@@ -34,6 +35,9 @@ struct scan_impl<omp_policy> {
         scan_accumulating(
             op, in, b, e, c, false,
             openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
+      } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
+        openmp::detail::grouped_sum_scan<false>(in.data(), out.data(), in.size(), b, e, c, stream,
+                                                prefetch.active ? prefetch.ahead : 0);
       } else {
         std::size_t i = b;
         const Out first = c ? *c : static_cast<Out>(in[b]);
@@ -67,6 +71,9 @@ struct scan_impl<omp_policy> {
         scan_accumulating(
             op, in, b, e, carry, true,
             openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
+      } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
+        openmp::detail::grouped_sum_scan<true>(in.data(), out.data(), in.size(), b, e, carry,
+                                               stream, prefetch.active ? prefetch.ahead : 0);
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = *carry, &in, op, prefetch](std::size_t k) mutable {

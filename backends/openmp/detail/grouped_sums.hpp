@@ -1,0 +1,267 @@
+#pragma once
+/// \file
+/// \brief A thread's block of a plain scan with `plus` of 4- or 8-byte arithmetic values read
+/// as they are (float, double, int32, uint32, int64, uint64, ...), in *groups* of 32 bytes
+/// (8 or 4 elements) from the block's first element, instead of one addition after another.
+///
+/// A scan that adds each element to the running sum is bound by that chain: one floating-point
+/// addition (4 cycles on the 16-core host's Xeon) per element. Here each group is first scanned
+/// on its own, with a fixed tree that a 256-bit vector computes in three shuffled additions
+/// (two for 8-byte values): within each 16-byte half, lane k adds lane k - 1, then (4-byte
+/// values) lane k - 2; then the lanes of the upper half add the lower half's last lane. Only
+/// the running sum before the group is then added to every lane, and the group's last output
+/// is the next running sum: one addition of the chain per group.
+///
+/// The groups are a fixed function of the block (they start at its first element, whatever the
+/// addresses), so a float scan still gives the same bits from run to run. It is another
+/// association than the sequential left fold, within the same error bound (docs/guide.md,
+/// "Floating point"): each output is a sum of its elements in a tree of depth at most
+/// 4 + (its index in the block) / 8.
+/// Integer sums wrap in the unsigned type, so they equal the left fold exactly.
+///
+/// Two forms, the same bits (NaN payloads aside: which of two NaN operands an addition returns
+/// is the compiler's choice in portable code): the AVX2 one (`PARPRIM_TARGET_AVX2`, taken where
+/// `avx2_supported()`), and the portable one, which computes the same tree element by element
+/// (also for a block's last, partial group: a lane depends only on the lanes before it).
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <parprim/backends/openmp/detail/write_sequence.hpp>
+#include <parprim/detail/cpu_features.hpp>
+#include <parprim/operators.hpp>
+
+namespace parprim::openmp::detail {
+
+/// \brief Whether a plain scan with `Op` of `Input` into `Out` takes the grouped block scan:
+/// `plus` on 4- or 8-byte arithmetic results, the input an array of the results' own type.
+template <class Out, class Input, class Op>
+constexpr bool grouped_sums_ok() {
+  if constexpr (!std::is_same_v<std::remove_cvref_t<Op>, plus> || !std::is_arithmetic_v<Out> ||
+                std::is_same_v<Out, bool> || (sizeof(Out) != 4 && sizeof(Out) != 8) ||
+                !requires(const Input& x) { x.data(); })
+    return false;
+  else
+    return std::is_same_v<std::remove_cv_t<typename Input::value_type>, Out>;
+}
+
+/// \brief Elements of a group: 32 bytes.
+template <class T>
+inline constexpr unsigned group_elements = 32 / sizeof(T);
+
+/// \brief a + b; integers in the unsigned type (wrapping, as the left fold's result).
+template <class T>
+inline T group_add(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  } else {
+    return a + b;
+  }
+}
+
+/// \brief The running sum between groups: absent only before the first element of an inclusive
+/// scan with no carry.
+template <class T>
+struct group_carry {
+  T value{};
+  bool has = false;
+};
+
+/// \brief The portable form: the outputs of the group of `count` (1 to group_elements)
+/// elements at `x` into `o` (`o` may be `x`), inclusive or exclusive (lane k: the inclusive
+/// output of lane k - 1, lane 0 the running sum), from the running sum `c`, which it advances.
+template <bool Exclusive, class T>
+void scan_group_portable(const T* x, T* o, unsigned count, group_carry<T>& c) {
+  constexpr unsigned width = group_elements<T>;
+  constexpr unsigned half = width / 2;
+  T v[width];
+  for (unsigned k = 0; k < count; ++k) v[k] = x[k];
+  for (unsigned d = 1; d < half; d *= 2)  // within each half: lane k adds lane k - d
+    for (unsigned k = count; k-- > 0;)
+      if (k % half >= d) v[k] = group_add(v[k], v[k - d]);
+  for (unsigned k = half; k < count; ++k) v[k] = group_add(v[k], v[half - 1]);
+  const group_carry<T> before = c;
+  for (unsigned k = 0; k < count; ++k) {
+    const T incl = before.has ? group_add(v[k], before.value) : v[k];
+    if constexpr (Exclusive) o[k] = c.value;  // exclusive scans always have a running sum
+    if constexpr (!Exclusive) o[k] = incl;
+    c.value = incl;
+  }
+  c.has = true;
+}
+
+#if PARPRIM_HOST_AVX2
+/// \brief The AVX2 operations on a vector of 4-byte (`__m256`) or 8-byte (`__m256d`) elements
+/// of type T: loads, stores and additions of T on the vector's bits, the group's tree.
+template <class T, std::size_t Size = sizeof(T)>
+struct group_vector;
+
+template <class T>
+struct group_vector<T, 4> {
+  using V = __m256;
+  PARPRIM_TARGET_AVX2 static V load(const T* p) {
+    return _mm256_loadu_ps(reinterpret_cast<const float*>(p));
+  }
+  PARPRIM_TARGET_AVX2 static void store(T* p, V v) {
+    _mm256_storeu_ps(reinterpret_cast<float*>(p), v);
+  }
+  PARPRIM_TARGET_AVX2 static V add(V a, V b) {
+    if constexpr (std::is_floating_point_v<T>)
+      return _mm256_add_ps(a, b);
+    else
+      return _mm256_castsi256_ps(_mm256_add_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b)));
+  }
+  PARPRIM_TARGET_AVX2 static V broadcast(T x) {
+    return _mm256_castsi256_ps(_mm256_set1_epi32(__builtin_bit_cast(std::int32_t, x)));
+  }
+  /// \brief The group's inclusive sums (the tree of the file comment).
+  PARPRIM_TARGET_AVX2 static V scan(V x) {
+    // within each half, lane k + lane k - 1 (lanes 0 and 4 keep x) ...
+    const V s1 = _mm256_blend_ps(add(x, _mm256_permute_ps(x, _MM_SHUFFLE(2, 1, 0, 0))), x, 0x11);
+    // ... + lane k - 2 (lanes 0, 1, 4 and 5 keep s1)
+    const V s2 = _mm256_blend_ps(add(s1, _mm256_permute_ps(s1, _MM_SHUFFLE(1, 0, 0, 0))), s1, 0x33);
+    // the upper half + the lower half's last lane
+    const V low_last = _mm256_permute_ps(s2, _MM_SHUFFLE(3, 3, 3, 3));
+    return _mm256_blend_ps(s2, add(s2, _mm256_permute2f128_ps(low_last, low_last, 0x00)), 0xF0);
+  }
+  /// \brief The last lane in every lane.
+  PARPRIM_TARGET_AVX2 static V last(V v) {
+    const V t = _mm256_permute_ps(v, _MM_SHUFFLE(3, 3, 3, 3));
+    return _mm256_permute2f128_ps(t, t, 0x11);
+  }
+  /// \brief Lane k - 1 of `v` in lane k, lane 0 of `first` in lane 0.
+  PARPRIM_TARGET_AVX2 static V shift_in(V v, V first) {
+    const V r = _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 0, 1, 2, 3, 4, 5, 6));
+    return _mm256_blend_ps(r, first, 0x01);
+  }
+};
+
+template <class T>
+struct group_vector<T, 8> {
+  using V = __m256d;
+  PARPRIM_TARGET_AVX2 static V load(const T* p) {
+    return _mm256_loadu_pd(reinterpret_cast<const double*>(p));
+  }
+  PARPRIM_TARGET_AVX2 static void store(T* p, V v) {
+    _mm256_storeu_pd(reinterpret_cast<double*>(p), v);
+  }
+  PARPRIM_TARGET_AVX2 static V add(V a, V b) {
+    if constexpr (std::is_floating_point_v<T>)
+      return _mm256_add_pd(a, b);
+    else
+      return _mm256_castsi256_pd(_mm256_add_epi64(_mm256_castpd_si256(a), _mm256_castpd_si256(b)));
+  }
+  PARPRIM_TARGET_AVX2 static V broadcast(T x) {
+    return _mm256_castsi256_pd(_mm256_set1_epi64x(__builtin_bit_cast(long long, x)));
+  }
+  PARPRIM_TARGET_AVX2 static V scan(V x) {
+    // lane 1 + lane 0 and lane 3 + lane 2 (lanes 0 and 2 keep x)
+    const V s1 = _mm256_blend_pd(add(x, _mm256_permute_pd(x, 0x0)), x, 0x5);
+    // the upper half + lane 1
+    const V low_last = _mm256_permute_pd(s1, 0xF);
+    return _mm256_blend_pd(s1, add(s1, _mm256_permute2f128_pd(low_last, low_last, 0x00)), 0xC);
+  }
+  PARPRIM_TARGET_AVX2 static V last(V v) {
+    const V t = _mm256_permute_pd(v, 0xF);
+    return _mm256_permute2f128_pd(t, t, 0x11);
+  }
+  PARPRIM_TARGET_AVX2 static V shift_in(V v, V first) {
+    return _mm256_blend_pd(_mm256_permute4x64_pd(v, _MM_SHUFFLE(2, 1, 0, 3)), first, 0x1);
+  }
+};
+
+/// \brief The AVX2 form over whole groups: the `groups` groups from element `first` of `in`
+/// into `out` (which may be `in`), from the running sum `c`, which it advances. `ahead`
+/// (elements; 0: none): each group asks the cache for the input that far ahead (clamped below
+/// `n`, the input's size).
+template <bool Exclusive, class T>
+PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first,
+                                          std::size_t groups, group_carry<T>& c,
+                                          std::size_t ahead = 0, std::size_t n = 0) {
+  using G = group_vector<T>;
+  using V = typename G::V;
+  constexpr std::size_t width = group_elements<T>;
+  if (groups == 0) return;
+  std::size_t g = 0;
+  V run;
+  if (c.has) {
+    run = G::broadcast(c.value);
+  } else {  // the first group of an inclusive scan with no carry: its sums are its outputs
+    const V s = G::scan(G::load(in + first));
+    G::store(out + first, s);
+    run = G::last(s);
+    g = 1;
+  }
+  for (; g < groups; ++g) {
+    const std::size_t at = first + g * width;
+    if (ahead > 0) __builtin_prefetch(in + (at + ahead < n ? at + ahead : n - 1));
+    const V incl = G::add(G::scan(G::load(in + at)), run);
+    G::store(out + at, Exclusive ? G::shift_in(incl, run) : incl);
+    run = G::last(incl);
+  }
+  alignas(32) T lanes[width];
+  G::store(lanes, run);
+  c.value = lanes[0];
+  c.has = true;
+}
+#endif
+
+/// \brief Whether the AVX2 form runs (`avx2_supported()`).
+inline bool grouped_sums_avx2_usable() {
+#if PARPRIM_HOST_AVX2
+  return parprim::detail::avx2_supported();
+#else
+  return false;
+#endif
+}
+
+/// \brief The grouped scan of elements [b, e) of `in` (of size n) into `out` (which may be
+/// `in`), from `carry` (null: none; an exclusive scan always has one). `stream`: streaming
+/// stores (write_sequence). `ahead` (elements; 0: none): each group asks the cache for the
+/// input that far ahead (next_round_prefetch).
+template <bool Exclusive, class T>
+void grouped_sum_scan(const T* in, T* out, std::size_t n, std::size_t b, std::size_t e,
+                      const T* carry, bool stream, std::size_t ahead = 0) {
+  constexpr std::size_t width = group_elements<T>;
+  group_carry<T> c;
+  if (carry) c = {*carry, true};
+  const bool avx2 = grouped_sums_avx2_usable();
+  // One group from element i into o: the AVX2 form for a whole group where it runs.
+  const auto group = [&](std::size_t i, T* o) {
+    const std::size_t count = e - i < width ? e - i : width;
+    if (ahead > 0) __builtin_prefetch(in + (i + ahead < n ? i + ahead : n - 1));
+#if PARPRIM_HOST_AVX2
+    if (avx2 && count == width) {
+      scan_groups_avx2<Exclusive>(in + i, o, 0, 1, c);
+      return;
+    }
+#endif
+    scan_group_portable<Exclusive>(in + i, o, static_cast<unsigned>(count), c);
+  };
+  if (stream) {
+    // write_sequence takes one output at a time: each group is computed into a buffer when its
+    // first element is asked for (before any of it is stored: in-place scans read it first).
+    struct buffered {
+      T values[width];
+    };
+    write_sequence(out, b, e, true, [&, buf = buffered{}](std::size_t i) mutable {
+      const std::size_t k = (i - b) % width;
+      if (k == 0) group(i, buf.values);
+      return buf.values[k];
+    });
+    return;
+  }
+  std::size_t i = b;
+#if PARPRIM_HOST_AVX2
+  if (avx2) {
+    const std::size_t groups = (e - b) / width;
+    scan_groups_avx2<Exclusive>(in, out, b, groups, c, ahead, n);
+    i += groups * width;
+  }
+#endif
+  for (; i < e; i += width) group(i, out + i);
+}
+
+}  // namespace parprim::openmp::detail
