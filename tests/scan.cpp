@@ -161,9 +161,9 @@ void check_grouped_sums(rng_t& r) {
         if (carry) v = {*carry, true};
         const std::size_t groups = len / od::group_elements<T>;
         if (exclusive)
-          od::scan_groups_avx2<true>(in.data(), out.data(), b, groups, v);
+          od::scan_groups_avx2<true, false>(in.data(), out.data(), b, groups, v);
         else
-          od::scan_groups_avx2<false>(in.data(), out.data(), b, groups, v);
+          od::scan_groups_avx2<false, false>(in.data(), out.data(), b, groups, v);
         for (std::size_t i = b; i < b + groups * od::group_elements<T>; ++i)
           ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, element " << i;
       }

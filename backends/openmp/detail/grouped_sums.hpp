@@ -26,9 +26,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
-#include <parprim/backends/openmp/detail/write_sequence.hpp>
 #include <parprim/detail/cpu_features.hpp>
 #include <parprim/operators.hpp>
 
@@ -172,11 +172,71 @@ struct group_vector<T, 8> {
   }
 };
 
+/// \brief Writes a block's group outputs with streaming (non-temporal) stores, which need
+/// 32-byte aligned addresses, while the groups start at the block's first element: where that
+/// lies `r` 32-bit lanes past a 32-byte boundary, each aligned vector is the last r lanes of one
+/// group's outputs and the first 8 - r of the next (two lane permutations and a blend); the
+/// lanes before the first boundary and after the last go through the cache.
+template <class T>
+struct group_stream {
+  float* dst;        // the block's first output, as 32-bit lanes
+  unsigned r;        // lanes past a 32-byte boundary (0 to 7; even for 8-byte elements)
+  __m256i index;     // lane j: (j - r) mod 8
+  __m256 from_next;  // lanes j >= r: the sign bit
+  __m256 previous;   // the outputs of the group before
+
+  PARPRIM_TARGET_AVX2 explicit group_stream(T* out)
+      : dst(reinterpret_cast<float*>(out)),
+        r(static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(out) % 32) / 4),
+        index(_mm256_sub_epi32(_mm256_setr_epi32(8, 9, 10, 11, 12, 13, 14, 15),
+                               _mm256_set1_epi32(static_cast<int>(r)))),
+        from_next(
+            _mm256_castsi256_ps(_mm256_cmpgt_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                                   _mm256_set1_epi32(static_cast<int>(r) - 1)))),
+        previous(_mm256_setzero_ps()) {
+    index = _mm256_and_si256(index, _mm256_set1_epi32(7));
+  }
+  /// \brief The outputs of group g (0, 1, 2, ... in turn).
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, __m256 v) {
+    if (r == 0) {
+      _mm256_stream_ps(dst + 8 * g, v);
+      return;
+    }
+    if (g == 0) {
+      std::memcpy(dst, &v, 4 * (8 - r));  // before the first boundary
+    } else {
+      const __m256 joined = _mm256_blendv_ps(_mm256_permutevar8x32_ps(previous, index),
+                                             _mm256_permutevar8x32_ps(v, index), from_next);
+      _mm256_stream_ps(dst + 8 * g - r, joined);
+    }
+    previous = v;
+  }
+  /// \brief After the last of `groups` groups: its lanes past the last boundary.
+  PARPRIM_TARGET_AVX2 void finish(std::size_t groups) {
+    if (r == 0 || groups == 0) return;
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, previous);
+    std::memcpy(dst + 8 * groups - r, lanes + (8 - r), 4 * r);
+  }
+};
+
+/// \brief Stores the outputs `v` of group g of a block whose outputs start at `out`: through
+/// `streamed`, or (not `Stream`) straight into `out`.
+template <bool Stream, class T, class V>
+PARPRIM_TARGET_AVX2 inline void emit_group(group_stream<T>& streamed, T* out, std::size_t g, V v) {
+  if constexpr (!Stream)
+    group_vector<T>::store(out + g * group_elements<T>, v);
+  else if constexpr (sizeof(T) == 4)
+    streamed.put(g, v);
+  else
+    streamed.put(g, _mm256_castpd_ps(v));
+}
+
 /// \brief The AVX2 form over whole groups: the `groups` groups from element `first` of `in`
-/// into `out` (which may be `in`), from the running sum `c`, which it advances. `ahead`
-/// (elements; 0: none): each group asks the cache for the input that far ahead (clamped below
-/// `n`, the input's size).
-template <bool Exclusive, class T>
+/// into `out` (which may be `in`), from the running sum `c`, which it advances; with `Stream`,
+/// through group_stream (the caller fences). `ahead` (elements; 0: none): each group asks the
+/// cache for the input that far ahead (clamped below `n`, the input's size).
+template <bool Exclusive, bool Stream, class T>
 PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first,
                                           std::size_t groups, group_carry<T>& c,
                                           std::size_t ahead = 0, std::size_t n = 0) {
@@ -184,13 +244,14 @@ PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first
   using V = typename G::V;
   constexpr std::size_t width = group_elements<T>;
   if (groups == 0) return;
+  [[maybe_unused]] group_stream<T> streamed(out + first);
   std::size_t g = 0;
   V run;
   if (c.has) {
     run = G::broadcast(c.value);
   } else {  // the first group of an inclusive scan with no carry: its sums are its outputs
     const V s = G::scan(G::load(in + first));
-    G::store(out + first, s);
+    emit_group<Stream>(streamed, out + first, 0, s);
     run = G::last(s);
     g = 1;
   }
@@ -198,9 +259,10 @@ PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first
     const std::size_t at = first + g * width;
     if (ahead > 0) __builtin_prefetch(in + (at + ahead < n ? at + ahead : n - 1));
     const V incl = G::add(G::scan(G::load(in + at)), run);
-    G::store(out + at, Exclusive ? G::shift_in(incl, run) : incl);
+    emit_group<Stream>(streamed, out + first, g, Exclusive ? G::shift_in(incl, run) : incl);
     run = G::last(incl);
   }
+  if constexpr (Stream) streamed.finish(groups);
   alignas(32) T lanes[width];
   G::store(lanes, run);
   c.value = lanes[0];
@@ -219,49 +281,35 @@ inline bool grouped_sums_avx2_usable() {
 
 /// \brief The grouped scan of elements [b, e) of `in` (of size n) into `out` (which may be
 /// `in`), from `carry` (null: none; an exclusive scan always has one). `stream`: streaming
-/// stores (write_sequence). `ahead` (elements; 0: none): each group asks the cache for the
-/// input that far ahead (next_round_prefetch).
+/// stores for the whole groups (write_sequence.hpp; the AVX2 form only, the portable one writes
+/// through the cache). `ahead` (elements; 0: none): each group asks the cache for the input
+/// that far ahead (next_round_prefetch).
 template <bool Exclusive, class T>
 void grouped_sum_scan(const T* in, T* out, std::size_t n, std::size_t b, std::size_t e,
                       const T* carry, bool stream, std::size_t ahead = 0) {
   constexpr std::size_t width = group_elements<T>;
   group_carry<T> c;
   if (carry) c = {*carry, true};
-  const bool avx2 = grouped_sums_avx2_usable();
-  // One group from element i into o: the AVX2 form for a whole group where it runs.
-  const auto group = [&](std::size_t i, T* o) {
-    const std::size_t count = e - i < width ? e - i : width;
-    if (ahead > 0) __builtin_prefetch(in + (i + ahead < n ? i + ahead : n - 1));
-#if PARPRIM_HOST_AVX2
-    if (avx2 && count == width) {
-      scan_groups_avx2<Exclusive>(in + i, o, 0, 1, c);
-      return;
-    }
-#endif
-    scan_group_portable<Exclusive>(in + i, o, static_cast<unsigned>(count), c);
-  };
-  if (stream) {
-    // write_sequence takes one output at a time: each group is computed into a buffer when its
-    // first element is asked for (before any of it is stored: in-place scans read it first).
-    struct buffered {
-      T values[width];
-    };
-    write_sequence(out, b, e, true, [&, buf = buffered{}](std::size_t i) mutable {
-      const std::size_t k = (i - b) % width;
-      if (k == 0) group(i, buf.values);
-      return buf.values[k];
-    });
-    return;
-  }
   std::size_t i = b;
 #if PARPRIM_HOST_AVX2
-  if (avx2) {
+  if (grouped_sums_avx2_usable()) {
     const std::size_t groups = (e - b) / width;
-    scan_groups_avx2<Exclusive>(in, out, b, groups, c, ahead, n);
+    if (stream) {
+      scan_groups_avx2<Exclusive, true>(in, out, b, groups, c, ahead, n);
+      _mm_sfence();
+    } else {
+      scan_groups_avx2<Exclusive, false>(in, out, b, groups, c, ahead, n);
+    }
     i += groups * width;
   }
+#else
+  static_cast<void>(stream);
 #endif
-  for (; i < e; i += width) group(i, out + i);
+  for (; i < e; i += width) {
+    if (ahead > 0) __builtin_prefetch(in + (i + ahead < n ? i + ahead : n - 1));
+    scan_group_portable<Exclusive>(in + i, out + i,
+                                   static_cast<unsigned>(e - i < width ? e - i : width), c);
+  }
 }
 
 }  // namespace parprim::openmp::detail
