@@ -258,9 +258,12 @@ PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first
   for (; g < groups; ++g) {
     const std::size_t at = first + g * width;
     if (ahead > 0) __builtin_prefetch(in + (at + ahead < n ? at + ahead : n - 1));
-    const V incl = G::add(G::scan(G::load(in + at)), run);
+    const V s = G::scan(G::load(in + at));
+    const V incl = G::add(s, run);
     emit_group<Stream>(streamed, out + first, g, Exclusive ? G::shift_in(incl, run) : incl);
-    run = G::last(incl);
+    // the last lane's output again, as the same addition (the same operands in the same order),
+    // with the shuffles off the chain: one addition a group
+    run = G::add(G::last(s), run);
   }
   if constexpr (Stream) streamed.finish(groups);
   alignas(32) T lanes[width];
