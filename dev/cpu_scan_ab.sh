@@ -17,7 +17,8 @@ echo "a/b: rc $? at $((SECONDS - s)) s"
 timeout "${CPU_MATRIX_TIMEOUT:-280}" env PARPRIM_BENCH_THREADS=1,2,4,8,$(nproc) \
   build-cpu-new/bench/parprim-bench \
   --benchmark_filter='^(reduce/(omp|omp_clause)|scan/(omp|two_pass))/(int32|float32|float64)/threads:[0-9]+/n:(1048576|268435456)(/|$)' \
-  --benchmark_min_time=0.05 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+  --benchmark_min_time=0.05 --benchmark_repetitions="${CPU_MATRIX_REPS:-3}" \
+  --benchmark_enable_random_interleaving=true \
   --benchmark_report_aggregates_only=true --benchmark_out="$OUT/cpu-matrix.json" \
   --benchmark_out_format=json >"$OUT/cpu-matrix.log" 2>&1
 echo "cpu-matrix: rc $? at $((SECONDS - s)) s"
