@@ -4,9 +4,9 @@
 /// as they are (float, double, int32, uint32, int64, uint64, ...), in *groups* of 32 bytes
 /// (8 or 4 elements) from the block's first element, instead of one addition after another.
 ///
-/// A scan that adds each element to the running sum is bound by that chain: one floating-point
-/// addition (4 cycles on the 16-core host's Xeon) per element. Here each group is first scanned
-/// on its own, with a fixed tree that a 256-bit vector computes in three shuffled additions
+/// A scan that adds each element to the running sum is bound by that chain: one dependent
+/// floating-point addition (its full latency, several cycles) per element. Here each group is first
+/// scanned on its own, with a fixed tree that a 256-bit vector computes in three shuffled additions
 /// (two for 8-byte values): within each 16-byte half, lane k adds lane k - 1, then (4-byte
 /// values) lane k - 2; then the lanes of the upper half add the lower half's last lane. Only
 /// the running sum before the group is then added to every lane, and the group's last output
@@ -15,9 +15,9 @@
 /// The groups are a fixed function of the block (they start at its first element, whatever the
 /// addresses), so a float scan still gives the same bits from run to run. It is another
 /// association than the sequential left fold, within the same error bound (docs/guide.md,
-/// "Floating point"): each output is a sum of its elements in a tree of depth at most
-/// 4 + (its index in the block) / 8.
-/// Integer sums wrap in the unsigned type, so they equal the left fold exactly.
+/// "Floating point"): each output is a sum of its elements (and the carry into the block) in a
+/// tree no deeper than the left fold's. Integer sums wrap in the unsigned type, so they equal
+/// the left fold exactly.
 ///
 /// Two forms, the same bits (NaN payloads aside: which of two NaN operands an addition returns
 /// is the compiler's choice in portable code): the AVX2 one (`PARPRIM_TARGET_AVX2`, taken where
