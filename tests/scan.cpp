@@ -145,9 +145,9 @@ void check_grouped_sums(rng_t& r) {
           std::vector<T> out(n, T(7));
           T* o = in_place ? data.data() : out.data();
           if (exclusive)
-            od::grouped_sum_scan<true>(data.data(), o, n, b, b + len, carry, stream);
+            od::grouped_sum_scan<true>(data.data(), o, b, b + len, carry, stream);
           else
-            od::grouped_sum_scan<false>(data.data(), o, n, b, b + len, carry, stream);
+            od::grouped_sum_scan<false>(data.data(), o, b, b + len, carry, stream);
           for (std::size_t i = b; i < b + len; ++i)
             ASSERT_TRUE(std::memcmp(&o[i], &portable[i], sizeof(T)) == 0)
                 << "element " << i << " (stream " << stream << ", in place " << in_place

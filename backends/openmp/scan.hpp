@@ -36,8 +36,7 @@ struct scan_impl<omp_policy> {
             op, in, b, e, c, false,
             openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
-        openmp::detail::grouped_sum_scan<false>(in.data(), out.data(), in.size(), b, e, c, stream,
-                                                prefetch.active ? prefetch.ahead : 0);
+        openmp::detail::grouped_sum_scan<false>(in.data(), out.data(), b, e, c, stream, prefetch);
       } else {
         std::size_t i = b;
         const Out first = c ? *c : static_cast<Out>(in[b]);
@@ -72,8 +71,8 @@ struct scan_impl<omp_policy> {
             op, in, b, e, carry, true,
             openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
-        openmp::detail::grouped_sum_scan<true>(in.data(), out.data(), in.size(), b, e, carry,
-                                               stream, prefetch.active ? prefetch.ahead : 0);
+        openmp::detail::grouped_sum_scan<true>(in.data(), out.data(), b, e, carry, stream,
+                                               prefetch);
       } else {
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = *carry, &in, op, prefetch](std::size_t k) mutable {

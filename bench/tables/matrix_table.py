@@ -25,8 +25,8 @@ count); each cell is the hand-written code's time over parprim's.
 
 import argparse
 import json
-import re
 import math
+import re
 import sys
 
 PRIMITIVE_ORDER = ["reduce", "inclusive_scan", "exclusive_scan", "segmented_scan_1",
@@ -110,12 +110,14 @@ def ordered_rows(cells):
     for row in cells:
         type_op_seen.setdefault(row[1:], len(type_op_seen))
 
+    types = sorted({t for t, _ in type_op_seen})
+
     def type_op(row):
         # the OpenMP rows ("<t> threads"): by type, then by thread count (random interleaving
         # leaves their input order random)
         threads = re.fullmatch(r"(\d+) threads?", row[2])
         if threads:
-            return (sorted(t for t, _ in type_op_seen).index(row[1]), int(threads.group(1)))
+            return (types.index(row[1]), int(threads.group(1)))
         return (type_op_seen[row[1:]], 0)
     return sorted(cells, key=lambda r: (rank(r), r[0], type_op(r), first_seen[r]))
 

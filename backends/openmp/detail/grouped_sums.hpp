@@ -29,6 +29,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/detail/cpu_features.hpp>
 #include <parprim/operators.hpp>
 
@@ -50,16 +51,18 @@ constexpr bool grouped_sums_ok() {
 template <class T>
 inline constexpr unsigned group_elements = 32 / sizeof(T);
 
-/// \brief a + b; integers in the unsigned type (wrapping, as the left fold's result).
+/// \brief a + b in the lane fold's type (fold.hpp's lane_t: signed integers in the unsigned
+/// type, wrapping, as the left fold's result).
 template <class T>
 inline T group_add(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    using U = std::make_unsigned_t<T>;
-    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-  } else {
-    return a + b;
-  }
+  using L = lane_t<plus, T>;
+  return static_cast<T>(static_cast<L>(static_cast<L>(a) + static_cast<L>(b)));
 }
+
+/// \brief No read-ahead (the prefetch callable of grouped_sum_scan and scan_groups_avx2).
+struct no_read_ahead {
+  void operator()(std::size_t) const {}
+};
 
 /// \brief The running sum between groups: absent only before the first element of an inclusive
 /// scan with no carry.
@@ -196,7 +199,8 @@ struct group_stream {
         previous(_mm256_setzero_ps()) {
     index = _mm256_and_si256(index, _mm256_set1_epi32(7));
   }
-  /// \brief The outputs of group g (0, 1, 2, ... in turn).
+  /// \brief The outputs of group g (0, 1, 2, ... in turn), as 32-bit lanes.
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, __m256d v) { put(g, _mm256_castpd_ps(v)); }
   PARPRIM_TARGET_AVX2 void put(std::size_t g, __m256 v) {
     if (r == 0) {
       _mm256_stream_ps(dst + 8 * g, v);
@@ -220,52 +224,52 @@ struct group_stream {
   }
 };
 
-/// \brief Stores the outputs `v` of group g of a block whose outputs start at `out`: through
-/// `streamed`, or (not `Stream`) straight into `out`.
-template <bool Stream, class T, class V>
-PARPRIM_TARGET_AVX2 inline void emit_group(group_stream<T>& streamed, T* out, std::size_t g, V v) {
-  if constexpr (!Stream)
-    group_vector<T>::store(out + g * group_elements<T>, v);
-  else if constexpr (sizeof(T) == 4)
-    streamed.put(g, v);
-  else
-    streamed.put(g, _mm256_castpd_ps(v));
-}
+/// \brief The cached stores of a block's group outputs (group_stream's interface).
+template <class T>
+struct group_store {
+  T* dst;  // the block's first output
+  PARPRIM_TARGET_AVX2 explicit group_store(T* out) : dst(out) {}
+  template <class V>
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, V v) {
+    group_vector<T>::store(dst + g * group_elements<T>, v);
+  }
+  PARPRIM_TARGET_AVX2 void finish(std::size_t) {}
+};
 
 /// \brief The AVX2 form over whole groups: the `groups` groups from element `first` of `in`
 /// into `out` (which may be `in`), from the running sum `c`, which it advances; with `Stream`,
-/// through group_stream (the caller fences). `ahead` (elements; 0: none): each group asks the
-/// cache for the input that far ahead (clamped below `n`, the input's size).
-template <bool Exclusive, bool Stream, class T>
+/// through group_stream (the caller fences), else group_store. `read_ahead(k)` is called with
+/// each group's first element k (next_round_prefetch: a request to the cache).
+template <bool Exclusive, bool Stream, class T, class ReadAhead = no_read_ahead>
 PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first,
                                           std::size_t groups, group_carry<T>& c,
-                                          std::size_t ahead = 0, std::size_t n = 0) {
+                                          const ReadAhead& read_ahead = {}) {
   using G = group_vector<T>;
   using V = typename G::V;
   constexpr std::size_t width = group_elements<T>;
   if (groups == 0) return;
-  [[maybe_unused]] group_stream<T> streamed(out + first);
+  std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out + first);
   std::size_t g = 0;
   V run;
   if (c.has) {
     run = G::broadcast(c.value);
   } else {  // the first group of an inclusive scan with no carry: its sums are its outputs
     const V s = G::scan(G::load(in + first));
-    emit_group<Stream>(streamed, out + first, 0, s);
+    store.put(0, s);
     run = G::last(s);
     g = 1;
   }
   for (; g < groups; ++g) {
     const std::size_t at = first + g * width;
-    if (ahead > 0) __builtin_prefetch(in + (at + ahead < n ? at + ahead : n - 1));
+    read_ahead(at);
     const V s = G::scan(G::load(in + at));
     const V incl = G::add(s, run);
-    emit_group<Stream>(streamed, out + first, g, Exclusive ? G::shift_in(incl, run) : incl);
+    store.put(g, Exclusive ? G::shift_in(incl, run) : incl);
     // the last lane's output again, as the same addition (the same operands in the same order),
     // with the shuffles off the chain: one addition a group
     run = G::add(G::last(s), run);
   }
-  if constexpr (Stream) streamed.finish(groups);
+  store.finish(groups);
   alignas(32) T lanes[width];
   G::store(lanes, run);
   c.value = lanes[0];
@@ -282,14 +286,13 @@ inline bool grouped_sums_avx2_usable() {
 #endif
 }
 
-/// \brief The grouped scan of elements [b, e) of `in` (of size n) into `out` (which may be
-/// `in`), from `carry` (null: none; an exclusive scan always has one). `stream`: streaming
-/// stores for the whole groups (write_sequence.hpp; the AVX2 form only, the portable one writes
-/// through the cache). `ahead` (elements; 0: none): each group asks the cache for the input
-/// that far ahead (next_round_prefetch).
-template <bool Exclusive, class T>
-void grouped_sum_scan(const T* in, T* out, std::size_t n, std::size_t b, std::size_t e,
-                      const T* carry, bool stream, std::size_t ahead = 0) {
+/// \brief The grouped scan of elements [b, e) of `in` into `out` (which may be `in`), from
+/// `carry` (null: none; an exclusive scan always has one). `stream`: streaming stores for the
+/// whole groups (write_sequence.hpp; the AVX2 form only, the portable one writes through the
+/// cache). `read_ahead(k)` for each group's first element k (next_round_prefetch).
+template <bool Exclusive, class T, class ReadAhead = no_read_ahead>
+void grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, const T* carry,
+                      bool stream, const ReadAhead& read_ahead = {}) {
   constexpr std::size_t width = group_elements<T>;
   group_carry<T> c;
   if (carry) c = {*carry, true};
@@ -298,10 +301,10 @@ void grouped_sum_scan(const T* in, T* out, std::size_t n, std::size_t b, std::si
   if (grouped_sums_avx2_usable()) {
     const std::size_t groups = (e - b) / width;
     if (stream) {
-      scan_groups_avx2<Exclusive, true>(in, out, b, groups, c, ahead, n);
+      scan_groups_avx2<Exclusive, true>(in, out, b, groups, c, read_ahead);
       _mm_sfence();
     } else {
-      scan_groups_avx2<Exclusive, false>(in, out, b, groups, c, ahead, n);
+      scan_groups_avx2<Exclusive, false>(in, out, b, groups, c, read_ahead);
     }
     i += groups * width;
   }
@@ -309,7 +312,7 @@ void grouped_sum_scan(const T* in, T* out, std::size_t n, std::size_t b, std::si
   static_cast<void>(stream);
 #endif
   for (; i < e; i += width) {
-    if (ahead > 0) __builtin_prefetch(in + (i + ahead < n ? i + ahead : n - 1));
+    read_ahead(i);
     scan_group_portable<Exclusive>(in + i, out + i,
                                    static_cast<unsigned>(e - i < width ? e - i : width), c);
   }
