@@ -6,10 +6,17 @@
 /// harness.hpp's full_cross_max elements, rotated over the policies above it). Output poisoned,
 /// guarded and compared whole with an independent sequential segmented scan.
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
 #include <optional>
 #include <span>
+#include <string>
+#include <typeinfo>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -17,6 +24,9 @@
 #include <parprim/parprim.hpp>
 
 #include "support/backends.hpp"
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+#include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
+#endif
 #include "support/cases.hpp"
 #include "support/harness.hpp"
 #include "support/scan_check.hpp"
@@ -114,6 +124,111 @@ TYPED_TEST(SegmentedInclusiveScan, DocumentedExampleAndFlagsAliasingInput) {
     EXPECT_EQ(out, (std::vector<int>{100, 100, 102, 102, 100, 100, 101, 100}));
   });
 }
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+// The OpenMP backend's grouped block step of inclusive segmented float and double sums: its
+// AVX2 form and its portable form give the same bits, streamed or not, in place or not, heads
+// from one-byte flags and from keys, at densities from none to every element, over blocks of
+// every length around the groups at every offset; every output lies within the harness's bound
+// of its segment's exact prefix, and a segment of -0 gives -0.
+template <class T, class Key>
+void check_segmented_grouped_sums(rng_t& r) {
+  namespace od = parprim::openmp::detail;
+  constexpr std::size_t width = od::group_elements<T>;
+  const std::vector<std::size_t> lengths = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 1000, 4099};
+  for (const std::size_t len : lengths) {
+    for (const int density : {0, 2, 5, 30, 100}) {  // heads in 100 elements
+      SCOPED_TRACE(std::string(typeid(T).name()) + "/" + typeid(Key).name() + " length " +
+                   std::to_string(len) + " heads " + std::to_string(density) + "%");
+      const std::size_t b = uniform_int<std::size_t>(r, 1, 10);  // the block within the input
+      const std::size_t n = b + len + uniform_int<std::size_t>(r, 0, 9);
+      std::vector<T> in(n);
+      std::vector<std::uint8_t> head(n);
+      std::vector<Key> keys(n);
+      const bool zeros = uniform_int<int>(r, 0, 3) == 0;  // some inputs of signed zeros
+      for (std::size_t i = 0; i < n; ++i) {
+        in[i] = zeros ? (uniform_int<int>(r, 0, 1) ? T(-0.0) : T(0.0))
+                      : uniform_real<T>(r, T(-1), T(1)) *
+                            std::ldexp(T(1), uniform_int<int>(r, -12, 12));
+        head[i] = uniform_int<int>(r, 0, 99) < density ? 1 : 0;
+        keys[i] = static_cast<Key>(i == 0 ? 0 : keys[i - 1] + (head[i] ? 1 : 0));
+      }
+      const T acc0 = in[0];  // the running value before the block: any value
+      const auto scan = [&](const auto& flags, T* src, T* dst, bool stream, bool avx2) {
+        return od::segmented_grouped_sum_scan(src, dst, b, b + len, stream, acc0, flags, avx2);
+      };
+      const auto run_all = [&](const auto& flags) {
+        // The portable form alone.
+        std::vector<T> portable(n, T(7));
+        const T last = scan(flags, in.data(), portable.data(), false, false);
+        ASSERT_TRUE(std::memcmp(&last, &portable[b + len - 1], sizeof(T)) == 0);
+        // The AVX2 form where the processor has it, cached and streamed, in place or not.
+        for (const bool stream : {false, true})
+          for (const bool in_place : {false, true}) {
+            std::vector<T> data = in;
+            std::vector<T> out(n, T(7));
+            T* o = in_place ? data.data() : out.data();
+            const T end = scan(flags, data.data(), o, stream, od::sums_tails_avx2_usable());
+            ASSERT_TRUE(std::memcmp(&end, &last, sizeof(T)) == 0) << "running value";
+            for (std::size_t i = b; i < b + len; ++i)
+              ASSERT_TRUE(std::memcmp(&o[i], &portable[i], sizeof(T)) == 0)
+                  << "element " << i << " (stream " << stream << ", in place " << in_place
+                  << "): " << o[i] << " against the portable form's " << portable[i];
+            if (!in_place)
+              for (std::size_t i = 0; i < n; ++i)
+                if (i < b || i >= b + len) {
+                  ASSERT_EQ(out[i], T(7)) << "written outside, " << i;
+                }
+          }
+#if PARPRIM_HOST_AVX2
+        if (od::sums_tails_avx2_usable() && len >= width) {  // the AVX2 form over whole groups
+          std::vector<T> out(n, T(7));
+          const std::size_t groups = len / width;
+          od::scan_segmented_groups_avx2<false>(in.data(), out.data(), b, groups, flags, acc0);
+          for (std::size_t i = b; i < b + groups * width; ++i)
+            ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, " << i;
+        }
+#endif
+        // Against the segment's exact prefix (a sign of zero included).
+        long double sum = acc0, abs_sum = std::fabs(static_cast<long double>(acc0));
+        bool negative_zero = std::signbit(acc0) && acc0 == T(0);
+        std::size_t m = 2;
+        for (std::size_t i = b; i < b + len; ++i) {
+          if (head[i]) {
+            sum = abs_sum = 0;
+            m = 1;
+            negative_zero = true;
+          } else {
+            ++m;
+          }
+          sum += in[i];
+          abs_sum += std::fabs(static_cast<long double>(in[i]));
+          negative_zero = negative_zero && in[i] == T(0) && std::signbit(in[i]);
+          const long double bound = 2.0L * m * std::numeric_limits<T>::epsilon() * abs_sum;
+          ASSERT_LE(std::fabs(static_cast<long double>(portable[i]) - sum), bound)
+              << "element " << i;
+          if (abs_sum == 0) {
+            ASSERT_EQ(std::signbit(portable[i]), negative_zero) << "element " << i;
+          }
+        }
+      };
+      run_all(std::span<const std::uint8_t>(head));
+      run_all(parprim::detail::key_heads<Key>{std::span<const Key>(keys)});
+    }
+  }
+}
+
+TEST(SegmentedGroupedSums, AvxAndPortableFormsAgree) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  if (!parprim::openmp::detail::sums_tails_avx2_usable())
+    std::cout << "[ note ] no AVX2 here (or PARPRIM_SEGMENT_SIMD=portable): only the portable "
+                 "form runs\n";
+  check_segmented_grouped_sums<float, std::int32_t>(r);
+  check_segmented_grouped_sums<double, std::int64_t>(r);
+}
+#endif
 
 }  // namespace
 }  // namespace parprim_test

@@ -3,7 +3,8 @@
 /// \brief OpenMP segmented scans: the tiled three-phase driver with the flag operator as the
 /// carry combiner. A block's total folds only from its last head, and a block starting with
 /// a head ignores its carry. Integer sums with one-byte flags or integer keys take an AVX2 block
-/// step where the processor has it (segmented_sums_avx2.hpp).
+/// step where the processor has it (segmented_sums_avx2.hpp); inclusive float and double sums
+/// with such heads scan 32-byte groups (segmented_grouped_sums.hpp).
 
 #include <cstddef>
 #include <span>
@@ -11,6 +12,7 @@
 
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/segmented_sequence.hpp>
 #include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
@@ -52,6 +54,12 @@ struct segmented_scan_impl<omp_policy> {
           }
         }
 #endif
+        if constexpr (openmp::detail::segmented_grouped_sums_ok<Out, Input, Flags, Op>()) {
+          openmp::detail::segmented_grouped_sum_scan(in.data(), out.data(), i, e, stream, first,
+                                                     flags,
+                                                     openmp::detail::sums_tails_avx2_usable());
+          return;
+        }
         if constexpr (openmp::detail::branch_free_select_v<Out>) {
           openmp::detail::write_segmented_sequence(out.data(), i, e, stream, first, in, flags, op);
         } else {

@@ -1,7 +1,8 @@
 /// \file
 /// \brief parprim::segmented_inclusive_scan (out of place, one-byte head flags) on parprim's
 /// CPU backends, at two head densities (1 in 1000: long segments; 1 in 10: short ones): seq,
-/// omp over threads 1..max, and omp with grain 1 at small sizes. Bytes read: n * (sizeof(T) + 1).
+/// omp over threads 1..max, and omp with grain 1 at small sizes; int32 over every size, float32
+/// and float64 at 2^20, 2^24 and 2^28. Bytes read: n * (sizeof(T) + 1).
 
 #include <parprim/parprim.hpp>
 
@@ -11,9 +12,7 @@
 namespace parprim_bench {
 namespace {
 
-using T = std::int32_t;
-
-template <class Policy>
+template <class T, class Policy>
 void run_segscan(benchmark::State& state, const std::string& key, const Policy& policy,
                  std::size_t one_in, std::size_t n, int threads) {
   const auto in = input<T>(n);
@@ -30,22 +29,47 @@ void run_segscan(benchmark::State& state, const std::string& key, const Policy& 
 }
 
 void register_density(std::size_t one_in) {
+  using T = std::int32_t;
   const std::string heads = "heads:1in" + std::to_string(one_in);
   add_seq_and_omp<T>("segmented_scan", heads,
                      [=](benchmark::State& s, const std::string& key, const auto& policy,
-                         std::size_t n, int t) { run_segscan(s, key, policy, one_in, n, t); });
+                         std::size_t n, int t) { run_segscan<T>(s, key, policy, one_in, n, t); });
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
   add_par(join({"segmented_scan/omp_grain1/int32", heads}), pow2_sizes(min_log2, small_max_log2),
           thread_counts(), [=](benchmark::State& s, int t, std::size_t n) {
-            run_segscan(
+            run_segscan<T>(
                 s, join({"segmented_scan/omp_grain1", heads, std::to_string(t), std::to_string(n)}),
                 parprim::omp.threads(t).grain(1), one_in, n, t);
           });
 #endif
 }
 
+/// \brief Float segmented sums, seq and omp, at type_sizes().
+template <class T>
+void register_float_density(std::size_t one_in) {
+  const std::string type = type_name<T>();
+  const std::string heads = "heads:1in" + std::to_string(one_in);
+  add_seq(join({"segmented_scan/seq", type, heads}), type_sizes(),
+          [=](benchmark::State& s, std::size_t n) {
+            run_segscan<T>(s, join({"segmented_scan/seq", type, heads, std::to_string(n)}),
+                           parprim::seq, one_in, n, 1);
+          });
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+  add_par(join({"segmented_scan/omp", type, heads}), type_sizes(), thread_counts(),
+          [=](benchmark::State& s, int t, std::size_t n) {
+            run_segscan<T>(
+                s, join({"segmented_scan/omp", type, heads, std::to_string(t), std::to_string(n)}),
+                parprim::omp.threads(t), one_in, n, t);
+          });
+#endif
+}
+
 const bool registered = register_benchmarks([] {
   for (const std::size_t one_in : flag_densities) register_density(one_in);
+  for (const std::size_t one_in : flag_densities) {
+    register_float_density<float>(one_in);
+    register_float_density<double>(one_in);
+  }
 });
 
 }  // namespace

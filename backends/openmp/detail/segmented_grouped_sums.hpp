@@ -1,0 +1,255 @@
+#pragma once
+/// \file
+/// \brief The block step of an inclusive segmented scan with `plus` of float or double values
+/// (heads from one-byte flags or from integer keys of the values' size), in the 32-byte groups
+/// of grouped_sums.hpp: each group from the block's first element takes the same fixed tree as a
+/// plain scan's group, except that a lane never adds a lane before a head at or below it:
+/// - within each 16-byte half, lane k adds lane k - 1 unless lane k is a head, then lane k - 2
+///   unless a head lies in (k - 2, k]; the upper half adds the lower half's last lane unless a
+///   head lies between them;
+/// - the running sum before the group is added to the lanes before the group's first head, and
+///   the last lane is the next running sum (an addition and a select on the running sum's chain
+///   a group, not an addition and a select an element).
+/// A group without a head is added exactly as a plain scan's group. The heads change only which
+/// sums are taken, never a sign: no lane adds a zero in place of a lane it skips, so a segment of
+/// -0 gives -0 as the sequential loop does. The groups depend only on where the block starts, so
+/// the results keep their bits from run to run. Two forms compute the same tree: the AVX2 one
+/// (branch-free: a head every few elements costs what long runs cost) and a portable one (the
+/// tail of a block, and processors without AVX2, or `PARPRIM_SEGMENT_SIMD=portable`).
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <type_traits>
+
+#include <parprim/backends/openmp/detail/grouped_sums.hpp>
+#include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
+#include <parprim/detail/heads.hpp>
+#include <parprim/operators.hpp>
+
+namespace parprim::openmp::detail {
+
+/// \brief Whether an inclusive segmented scan with `Op` of `Input` into `Out`, heads given by
+/// `Flags`, takes segmented_grouped_sum_scan: `plus` on float or double results, the input an
+/// array of the results' own type, flags of one byte or integer keys of the results' size.
+template <class Out, class Input, class Flags, class Op>
+constexpr bool segmented_grouped_sums_ok() {
+  if constexpr (!std::is_same_v<std::remove_cvref_t<Op>, plus> ||
+                !(std::is_same_v<Out, float> || std::is_same_v<Out, double>) ||
+                !requires(const Input& x) { x.data(); })
+    return false;
+  else {
+    using U = std::conditional_t<sizeof(Out) == 4, std::uint32_t, std::uint64_t>;
+    return std::is_same_v<std::remove_cv_t<typename Input::value_type>, Out> &&
+           (byte_flag_span_v<Flags> || integer_key_heads_v<Flags, U>);
+  }
+}
+
+/// \brief The portable form: the inclusive outputs of the group of `count` (1 to
+/// group_elements) elements from element `k` (k >= 1 in the sequence) of `x` into `o` (which
+/// may be `x`), from the running sum `acc`, which it advances. (`Whole`: count is a whole
+/// group, so the compiler unrolls the loops.)
+template <bool Whole, class T, class Flags>
+void scan_segmented_group_portable_impl(const T* x, T* o, std::size_t k, unsigned count,
+                                        const Flags& flags, T& acc) {
+  constexpr unsigned width = group_elements<T>;
+  constexpr unsigned half = width / 2;
+  if constexpr (Whole) count = width;
+  T v[width];
+  bool f[width];  // a head at or below the lane, among the lanes it has added
+  for (unsigned j = 0; j < count; ++j) {
+    v[j] = x[j];
+    f[j] = parprim::detail::head_after_first(flags, k + j);
+  }
+  for (unsigned d = 1; d < half; d *= 2)  // within each half: lane j adds lane j - d
+    for (unsigned j = count; j-- > 0;)
+      if (j % half >= d) {
+        if (!f[j]) v[j] = v[j] + v[j - d];
+        f[j] = f[j] || f[j - d];
+      }
+  for (unsigned j = half; j < count; ++j) {
+    if (!f[j]) v[j] = v[j] + v[half - 1];
+    f[j] = f[j] || f[half - 1];
+  }
+  for (unsigned j = 0; j < count; ++j) o[j] = f[j] ? v[j] : v[j] + acc;
+  acc = o[count - 1];
+}
+template <class T, class Flags>
+void scan_segmented_group_portable(const T* x, T* o, std::size_t k, unsigned count,
+                                   const Flags& flags, T& acc) {
+  if (count == group_elements<T>)
+    scan_segmented_group_portable_impl<true>(x, o, k, count, flags, acc);
+  else
+    scan_segmented_group_portable_impl<false>(x, o, k, count, flags, acc);
+}
+
+#if PARPRIM_HOST_AVX2
+/// \brief The AVX2 tree of one group, float (8 lanes) and double (4 lanes), and its lane masks
+/// and selects (loads and additions: group_vector).
+template <class T>
+struct segmented_group_vector;
+
+template <>
+struct segmented_group_vector<float> {
+  using V = __m256;
+  /// \brief The group's sums within its segments (`f`: the heads as a lane mask; on return, a
+  /// head at or below each lane).
+  PARPRIM_TARGET_AVX2 static V scan(V x, V& f) {
+    // within each half, lane k + lane k - 1 (lanes 0 and 4, and the heads, keep x) ...
+    const V f1 =
+        _mm256_blend_ps(_mm256_or_ps(f, _mm256_permute_ps(f, _MM_SHUFFLE(2, 1, 0, 0))), f, 0x11);
+    const V t1 = _mm256_add_ps(x, _mm256_permute_ps(x, _MM_SHUFFLE(2, 1, 0, 0)));
+    const V s1 = _mm256_blendv_ps(_mm256_blend_ps(t1, x, 0x11), x, f);
+    // ... + lane k - 2 (lanes 0, 1, 4 and 5 keep s1, as do lanes with a head in (k - 2, k])
+    const V f2 =
+        _mm256_blend_ps(_mm256_or_ps(f1, _mm256_permute_ps(f1, _MM_SHUFFLE(1, 0, 0, 0))), f1, 0x33);
+    const V t2 = _mm256_add_ps(s1, _mm256_permute_ps(s1, _MM_SHUFFLE(1, 0, 0, 0)));
+    const V s2 = _mm256_blendv_ps(_mm256_blend_ps(t2, s1, 0x33), s1, f1);
+    // the upper half + the lower half's last lane, where no head lies between them
+    const V sl = _mm256_permute_ps(s2, _MM_SHUFFLE(3, 3, 3, 3));
+    const V fl = _mm256_permute_ps(f2, _MM_SHUFFLE(3, 3, 3, 3));
+    const V t3 = _mm256_add_ps(s2, _mm256_permute2f128_ps(sl, sl, 0x00));
+    const V s3 = _mm256_blend_ps(s2, _mm256_blendv_ps(t3, s2, f2), 0xF0);
+    f = _mm256_blend_ps(f2, _mm256_or_ps(f2, _mm256_permute2f128_ps(fl, fl, 0x00)), 0xF0);
+    return s3;
+  }
+  PARPRIM_TARGET_AVX2 static V mask(__m256i m) { return _mm256_castsi256_ps(m); }
+  PARPRIM_TARGET_AVX2 static V select(V no, V yes, V m) { return _mm256_blendv_ps(no, yes, m); }
+};
+
+template <>
+struct segmented_group_vector<double> {
+  using V = __m256d;
+  PARPRIM_TARGET_AVX2 static V scan(V x, V& f) {
+    // lane 1 + lane 0 and lane 3 + lane 2 (lanes 0 and 2, and the heads, keep x)
+    const V f1 = _mm256_blend_pd(_mm256_or_pd(f, _mm256_permute_pd(f, 0x0)), f, 0x5);
+    const V t1 = _mm256_add_pd(x, _mm256_permute_pd(x, 0x0));
+    const V s1 = _mm256_blendv_pd(_mm256_blend_pd(t1, x, 0x5), x, f);
+    // the upper half + lane 1, where no head lies between them
+    const V sl = _mm256_permute_pd(s1, 0xF);
+    const V fl = _mm256_permute_pd(f1, 0xF);
+    const V t2 = _mm256_add_pd(s1, _mm256_permute2f128_pd(sl, sl, 0x00));
+    const V s2 = _mm256_blend_pd(s1, _mm256_blendv_pd(t2, s1, f1), 0xC);
+    f = _mm256_blend_pd(f1, _mm256_or_pd(f1, _mm256_permute2f128_pd(fl, fl, 0x00)), 0xC);
+    return s2;
+  }
+  PARPRIM_TARGET_AVX2 static V mask(__m256i m) { return _mm256_castsi256_pd(m); }
+  PARPRIM_TARGET_AVX2 static V select(V no, V yes, V m) { return _mm256_blendv_pd(no, yes, m); }
+};
+
+/// \brief Groups a chunk of the AVX2 form holds. A chunk that held at most one head in
+/// `sparse_from_one_in` elements is followed by one that tests each group for a head and adds a
+/// group without one as a plain scan's group (the same operations without the selects, so the
+/// same bits); denser chunks are followed by the loop without that branch, which a head in every
+/// other group would mispredict.
+inline constexpr std::size_t segmented_group_chunk = 64;
+inline constexpr std::size_t sparse_from_one_in = 64;
+
+/// \brief One group of the AVX2 form with its heads' lane mask: the segmented tree, stored as
+/// group `g`; advances the running sum `run`.
+template <class T, class Store>
+PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
+    Store& store, std::size_t g, typename segmented_group_vector<T>::V x, __m256i heads,
+    typename segmented_group_vector<T>::V& run) {
+  using G = segmented_group_vector<T>;
+  using P = group_vector<T>;
+  auto f = G::mask(heads);
+  const auto s = G::scan(x, f);
+  store.put(g, G::select(P::add(s, run), s, f));
+  // the last lane's output again, as the same addition and select, the shuffles off the chain
+  run = G::select(P::add(P::last(s), run), P::last(s), P::last(f));
+}
+
+/// \brief The AVX2 form over whole groups: the `groups` groups from element `first` (>= 1 in
+/// the sequence) of `in` into `out` (which may be `in`), from the running sum `acc`; with
+/// `Stream`, through group_stream (the caller fences), else group_store. Returns the running
+/// sum after the last group.
+template <bool Stream, class T, class Flags>
+PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
+                                                 std::size_t groups, const Flags& flags, T acc) {
+  using G = segmented_group_vector<T>;
+  using P = group_vector<T>;
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  using V = typename G::V;
+  constexpr std::size_t width = group_elements<T>;
+  std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out + first);
+  V run = P::broadcast(acc);
+  bool sparse = true;  // the first chunk tests each group
+  for (std::size_t c = 0; c < groups; c += segmented_group_chunk) {
+    const std::size_t end = groups - c < segmented_group_chunk ? groups : c + segmented_group_chunk;
+    // heads counted lane by lane (a head's lanes are all ones: subtracting adds one)
+    __m256i counts = _mm256_setzero_si256();
+    if (sparse) {
+      for (std::size_t g = c; g < end; ++g) {
+        const std::size_t at = first + g * width;
+        const __m256i heads = heads_mask_avx2<U>(flags, at);
+        const V x = P::load(in + at);
+        if (_mm256_testz_si256(heads, heads)) {  // no head: a plain scan's group
+          const V s = P::scan(x);
+          store.put(g, P::add(s, run));
+          run = P::add(P::last(s), run);
+        } else {
+          counts = _mm256_sub_epi32(counts, heads);
+          scan_segmented_group_avx2<T>(store, g, x, heads, run);
+        }
+      }
+    } else {
+      for (std::size_t g = c; g < end; ++g) {
+        const std::size_t at = first + g * width;
+        const __m256i heads = heads_mask_avx2<U>(flags, at);
+        counts = _mm256_sub_epi32(counts, heads);
+        scan_segmented_group_avx2<T>(store, g, P::load(in + at), heads, run);
+      }
+    }
+    alignas(32) std::uint32_t lanes[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), counts);
+    std::size_t heads = 0;
+    for (const std::uint32_t k : lanes) heads += k;
+    if constexpr (sizeof(T) == 8) heads /= 2;  // an 8-byte lane is two 32-bit lanes
+    sparse = heads * sparse_from_one_in <= (end - c) * width;
+  }
+  store.finish(groups);
+  alignas(32) T lanes[width];
+  if constexpr (sizeof(T) == 4)
+    _mm256_store_ps(lanes, run);
+  else
+    _mm256_store_pd(lanes, run);
+  return lanes[0];
+}
+#endif
+
+/// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the inclusive segmented sum
+/// whose running value before element b is `acc`, in groups from element b; `stream`:
+/// streaming stores for the whole groups (the AVX2 form; then a store fence). `avx2`: the AVX2
+/// form (where the processor has it); both forms give the same bits. Returns the running value
+/// after element e - 1.
+template <class T, class Flags>
+T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, bool stream, T acc,
+                             const Flags& flags, bool avx2) {
+  constexpr std::size_t width = group_elements<T>;
+  std::size_t i = b;
+#if PARPRIM_HOST_AVX2
+  if (avx2) {
+    const std::size_t groups = (e - b) / width;
+    if (groups > 0) {
+      if (stream) {
+        acc = scan_segmented_groups_avx2<true>(in, out, b, groups, flags, acc);
+        _mm_sfence();
+      } else {
+        acc = scan_segmented_groups_avx2<false>(in, out, b, groups, flags, acc);
+      }
+    }
+    i += groups * width;
+  }
+#else
+  static_cast<void>(stream);
+  static_cast<void>(avx2);
+#endif
+  for (; i < e; i += width)
+    scan_segmented_group_portable(in + i, out + i, i,
+                                  static_cast<unsigned>(e - i < width ? e - i : width), flags, acc);
+  return acc;
+}
+
+}  // namespace parprim::openmp::detail
