@@ -26,3 +26,5 @@ for p in ${MPI_ROUNDS_RANKS:-16}; do
   done
 done
 python3 "$(dirname "$0")/mpi_ab_table.py" "$OUT/mpi-rounds" | grep -v "| base |" > "$OUT/mpi-rounds.md"
+# one archive: the device tool brings back a limited number of files
+tar czf "$OUT/mpi-rounds.tgz" -C "$OUT" mpi-rounds && rm -rf "$OUT/mpi-rounds"
