@@ -239,9 +239,33 @@ void check_inclusive_scan(benchmark::State& state, std::span<const T> in, std::s
     state.SkipWithError(("wrong inclusive scan: " + std::to_string(bad) + " elements").c_str());
 }
 
+/// \brief The outputs of a floating-point segmented plus-scan of in (inclusive, or exclusive
+/// from zero) that lie more than 2 m eps sum|x| from their prefix (m its elements, the sums over
+/// its segment so far; a long double reference, one pass).
+template <class T>
+std::size_t segmented_float_errors(std::span<const T> in, std::span<const std::uint8_t> flags,
+                                   std::span<const T> out, bool exclusive) {
+  std::size_t bad = 0;
+  long double sum = 0, abs_sum = 0, m = 0;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (i == 0 || flags[i]) sum = abs_sum = m = 0;
+    if (!exclusive) {
+      sum += in[i];
+      abs_sum += std::fabs(static_cast<long double>(in[i]));
+    }
+    m += 1;
+    const long double bound = 2.0L * m * std::numeric_limits<T>::epsilon() * abs_sum;
+    if (!(std::fabs(static_cast<long double>(out[i]) - sum) <= bound)) ++bad;
+    if (exclusive) {
+      sum += in[i];
+      abs_sum += std::fabs(static_cast<long double>(in[i]));
+    }
+  }
+  return bad;
+}
+
 /// \brief Reports an error unless out is the segmented inclusive plus-scan of in: exactly for
-/// integers; for floating-point values every output within 2 m eps sum|x| of its prefix (m its
-/// elements, the sums over its segment so far, a long double reference, one pass).
+/// integers, within segmented_float_errors' bound for floating-point values.
 template <class T>
 void check_segmented_scan(benchmark::State& state, std::span<const T> in,
                           std::span<const std::uint8_t> flags, std::span<const T> out) {
@@ -251,29 +275,26 @@ void check_segmented_scan(benchmark::State& state, std::span<const T> in,
       return out[i] != (i == 0 || flags[i] ? in[i] : static_cast<T>(out[i - 1] + in[i]));
     });
   } else {
-    long double sum = 0, abs_sum = 0, m = 0;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      if (i == 0 || flags[i]) sum = abs_sum = m = 0;
-      sum += in[i];
-      abs_sum += std::fabs(static_cast<long double>(in[i]));
-      m += 1;
-      const long double bound = 2.0L * m * std::numeric_limits<T>::epsilon() * abs_sum;
-      if (!(std::fabs(static_cast<long double>(out[i]) - sum) <= bound)) ++bad;
-    }
+    bad = segmented_float_errors(in, flags, out, false);
   }
   if (bad != 0)
     state.SkipWithError(("wrong segmented scan: " + std::to_string(bad) + " elements").c_str());
 }
 
 /// \brief Reports an error unless out is the exclusive plus-scan of in from zero, restarting at
-/// zero at each head (flags[i] != 0, and element 0).
+/// zero at each head (flags[i] != 0, and element 0): exactly for integers, within
+/// segmented_float_errors' bound for floating-point values.
 template <class T>
 void check_segmented_exclusive_scan(benchmark::State& state, std::span<const T> in,
                                     std::span<const std::uint8_t> flags, std::span<const T> out) {
-  static_assert(std::is_integral_v<T>, "scan checks are exact and need integers");
-  const std::size_t bad = parallel_count(in.size(), [&](std::size_t i) {
-    return out[i] != (i == 0 || flags[i] ? T{} : static_cast<T>(out[i - 1] + in[i - 1]));
-  });
+  std::size_t bad = 0;
+  if constexpr (std::is_integral_v<T>) {
+    bad = parallel_count(in.size(), [&](std::size_t i) {
+      return out[i] != (i == 0 || flags[i] ? T{} : static_cast<T>(out[i - 1] + in[i - 1]));
+    });
+  } else {
+    bad = segmented_float_errors(in, flags, out, true);
+  }
   if (bad != 0)
     state.SkipWithError(
         ("wrong segmented exclusive scan: " + std::to_string(bad) + " elements").c_str());

@@ -126,12 +126,13 @@ TYPED_TEST(SegmentedInclusiveScan, DocumentedExampleAndFlagsAliasingInput) {
 }
 
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-// The OpenMP backend's grouped block step of inclusive segmented float and double sums: its
-// AVX2 form and its portable form give the same bits, streamed or not, in place or not, heads
-// from one-byte flags and from keys, at densities from none to every element, over blocks of
-// every length around the groups at every offset; every output lies within the harness's bound
-// of its segment's exact prefix, and a segment of -0 gives -0.
-template <class T, class Key>
+// The OpenMP backend's grouped block step of segmented float and double sums, inclusive and
+// exclusive: its AVX2 form and its portable form give the same bits, streamed or not, in place
+// or not, heads from one-byte flags and from keys, at densities from none to every element, over
+// blocks of every length around the groups at every offset; every output lies within the
+// harness's bound of its segment's exact prefix (an exclusive one's head is `init` itself), and
+// an inclusive segment of -0 gives -0.
+template <bool Exclusive, class T, class Key>
 void check_segmented_grouped_sums(rng_t& r) {
   namespace od = parprim::openmp::detail;
   constexpr std::size_t width = od::group_elements<T>;
@@ -154,14 +155,18 @@ void check_segmented_grouped_sums(rng_t& r) {
         keys[i] = static_cast<Key>(i == 0 ? 0 : keys[i - 1] + (head[i] ? 1 : 0));
       }
       const T acc0 = in[0];  // the running value before the block: any value
+      const T init = Exclusive ? uniform_real<T>(r, T(-4), T(4)) : T{};
       const auto scan = [&](const auto& flags, T* src, T* dst, bool stream, bool avx2) {
-        return od::segmented_grouped_sum_scan(src, dst, b, b + len, stream, acc0, flags, avx2);
+        return od::segmented_grouped_sum_scan<Exclusive>(src, dst, b, b + len, stream, acc0, flags,
+                                                         avx2, init);
       };
       const auto run_all = [&](const auto& flags) {
         // The portable form alone.
         std::vector<T> portable(n, T(7));
         const T last = scan(flags, in.data(), portable.data(), false, false);
-        ASSERT_TRUE(std::memcmp(&last, &portable[b + len - 1], sizeof(T)) == 0);
+        if (!Exclusive) {  // (an exclusive scan's running value is its last inclusive sum)
+          ASSERT_TRUE(std::memcmp(&last, &portable[b + len - 1], sizeof(T)) == 0);
+        }
         // The AVX2 form where the processor has it, cached and streamed, in place or not.
         for (const bool stream : {false, true})
           for (const bool in_place : {false, true}) {
@@ -184,7 +189,8 @@ void check_segmented_grouped_sums(rng_t& r) {
         if (od::sums_tails_avx2_usable() && len >= width) {  // the AVX2 form over whole groups
           std::vector<T> out(n, T(7));
           const std::size_t groups = len / width;
-          od::scan_segmented_groups_avx2<false>(in.data(), out.data(), b, groups, flags, acc0);
+          od::scan_segmented_groups_avx2<Exclusive, false>(in.data(), out.data(), b, groups, flags,
+                                                           acc0, init);
           for (std::size_t i = b; i < b + groups * width; ++i)
             ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, " << i;
         }
@@ -195,15 +201,26 @@ void check_segmented_grouped_sums(rng_t& r) {
         std::size_t m = 2;
         for (std::size_t i = b; i < b + len; ++i) {
           if (head[i]) {
-            sum = abs_sum = 0;
-            m = 1;
-            negative_zero = true;
+            sum = init;
+            abs_sum = std::fabs(static_cast<long double>(init));
+            m = Exclusive ? 2 : 1;
+            negative_zero = !Exclusive;
           } else {
             ++m;
+          }
+          if constexpr (Exclusive) {  // the output is the sum before the element
+            if (head[i]) {
+              ASSERT_TRUE(std::memcmp(&portable[i], &init, sizeof(T)) == 0) << "head " << i;
+            } else {
+              const long double bound = 2.0L * m * std::numeric_limits<T>::epsilon() * abs_sum;
+              ASSERT_LE(std::fabs(static_cast<long double>(portable[i]) - sum), bound)
+                  << "element " << i;
+            }
           }
           sum += in[i];
           abs_sum += std::fabs(static_cast<long double>(in[i]));
           negative_zero = negative_zero && in[i] == T(0) && std::signbit(in[i]);
+          if constexpr (Exclusive) continue;
           const long double bound = 2.0L * m * std::numeric_limits<T>::epsilon() * abs_sum;
           ASSERT_LE(std::fabs(static_cast<long double>(portable[i]) - sum), bound)
               << "element " << i;
@@ -225,8 +242,10 @@ TEST(SegmentedGroupedSums, AvxAndPortableFormsAgree) {
   if (!parprim::openmp::detail::sums_tails_avx2_usable())
     std::cout << "[ note ] no AVX2 here (or PARPRIM_SEGMENT_SIMD=portable): only the portable "
                  "form runs\n";
-  check_segmented_grouped_sums<float, std::int32_t>(r);
-  check_segmented_grouped_sums<double, std::int64_t>(r);
+  check_segmented_grouped_sums<false, float, std::int32_t>(r);
+  check_segmented_grouped_sums<false, double, std::int64_t>(r);
+  check_segmented_grouped_sums<true, float, std::int32_t>(r);
+  check_segmented_grouped_sums<true, double, std::int64_t>(r);
 }
 #endif
 

@@ -3,8 +3,8 @@
 /// \brief OpenMP segmented scans: the tiled three-phase driver with the flag operator as the
 /// carry combiner. A block's total folds only from its last head, and a block starting with
 /// a head ignores its carry. Integer sums with one-byte flags or integer keys take an AVX2 block
-/// step where the processor has it (segmented_sums_avx2.hpp); inclusive float and double sums
-/// with such heads scan 32-byte groups (segmented_grouped_sums.hpp).
+/// step where the processor has it (segmented_sums_avx2.hpp); float and double sums with such
+/// heads scan 32-byte groups (segmented_grouped_sums.hpp).
 
 #include <cstddef>
 #include <span>
@@ -108,6 +108,20 @@ struct segmented_scan_impl<omp_policy> {
           }
         }
 #endif
+        if constexpr (openmp::detail::segmented_grouped_sums_ok<Out, Input, Flags, Op>()) {
+          const Out* x = in.data();
+          Out acc = first;
+          std::size_t i = b;
+          if (b == 0) {  // element 0 starts a segment (read before written: out may be in)
+            acc = static_cast<Out>(init + x[0]);
+            out[0] = init;
+            i = 1;
+          }
+          openmp::detail::segmented_grouped_sum_scan<true>(x, out.data(), i, e, stream, acc, flags,
+                                                           openmp::detail::sums_tails_avx2_usable(),
+                                                           static_cast<Out>(init));
+          return;
+        }
         openmp::detail::write_sequence(out.data(), b, e, stream,
                                        [acc = first, init, &in, &flags, op](std::size_t k) mutable {
                                          if (k == 0 || flags[k]) acc = init;

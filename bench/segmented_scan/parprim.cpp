@@ -2,7 +2,8 @@
 /// \brief parprim::segmented_inclusive_scan (out of place, one-byte head flags) on parprim's
 /// CPU backends, at two head densities (1 in 1000: long segments; 1 in 10: short ones): seq,
 /// omp over threads 1..max, and omp with grain 1 at small sizes; int32 over every size, float32
-/// and float64 at 2^20, 2^24 and 2^28. Bytes read: n * (sizeof(T) + 1).
+/// and float64 at 2^20, 2^24 and 2^28, inclusive and (segmented_exclusive_scan/...) exclusive.
+/// Bytes read: n * (sizeof(T) + 1).
 
 #include <parprim/parprim.hpp>
 
@@ -14,17 +15,25 @@ namespace {
 
 template <class T, class Policy>
 void run_segscan(benchmark::State& state, const std::string& key, const Policy& policy,
-                 std::size_t one_in, std::size_t n, int threads) {
+                 std::size_t one_in, std::size_t n, int threads, bool exclusive = false) {
   const auto in = input<T>(n);
   const auto flags = head_flags(n, one_in);
   const auto out = output<T>(n);
   const bool check = first_time(key);
   if (check) poison(out.span());
   for (auto _ : state) {
-    parprim::segmented_inclusive_scan(policy, in.span(), flags.span(), out.span(), parprim::plus{});
+    if (exclusive)
+      parprim::segmented_exclusive_scan(policy, in.span(), flags.span(), out.span(), T{},
+                                        parprim::plus{});
+    else
+      parprim::segmented_inclusive_scan(policy, in.span(), flags.span(), out.span(),
+                                        parprim::plus{});
     benchmark::ClobberMemory();
   }
-  if (check) check_segmented_scan<T>(state, in.span(), flags.span(), out.span());
+  if (check && exclusive)
+    check_segmented_exclusive_scan<T>(state, in.span(), flags.span(), out.span());
+  else if (check)
+    check_segmented_scan<T>(state, in.span(), flags.span(), out.span());
   set_counters(state, n, n * (sizeof(T) + 1), n * sizeof(T), threads);
 }
 
@@ -44,32 +53,35 @@ void register_density(std::size_t one_in) {
 #endif
 }
 
-/// \brief Float segmented sums, seq and omp, at type_sizes().
+/// \brief Float segmented sums, seq and omp, at type_sizes(): `segmented_scan/...` inclusive,
+/// `segmented_exclusive_scan/...` exclusive from zero.
 template <class T>
-void register_float_density(std::size_t one_in) {
+void register_float_density(std::size_t one_in, bool exclusive) {
   const std::string type = type_name<T>();
   const std::string heads = "heads:1in" + std::to_string(one_in);
-  add_seq(join({"segmented_scan/seq", type, heads}), type_sizes(),
+  const std::string primitive = exclusive ? "segmented_exclusive_scan" : "segmented_scan";
+  add_seq(join({primitive, "seq", type, heads}), type_sizes(),
           [=](benchmark::State& s, std::size_t n) {
-            run_segscan<T>(s, join({"segmented_scan/seq", type, heads, std::to_string(n)}),
-                           parprim::seq, one_in, n, 1);
+            run_segscan<T>(s, join({primitive, "seq", type, heads, std::to_string(n)}),
+                           parprim::seq, one_in, n, 1, exclusive);
           });
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
-  add_par(join({"segmented_scan/omp", type, heads}), type_sizes(), thread_counts(),
+  add_par(join({primitive, "omp", type, heads}), type_sizes(), thread_counts(),
           [=](benchmark::State& s, int t, std::size_t n) {
             run_segscan<T>(
-                s, join({"segmented_scan/omp", type, heads, std::to_string(t), std::to_string(n)}),
-                parprim::omp.threads(t), one_in, n, t);
+                s, join({primitive, "omp", type, heads, std::to_string(t), std::to_string(n)}),
+                parprim::omp.threads(t), one_in, n, t, exclusive);
           });
 #endif
 }
 
 const bool registered = register_benchmarks([] {
   for (const std::size_t one_in : flag_densities) register_density(one_in);
-  for (const std::size_t one_in : flag_densities) {
-    register_float_density<float>(one_in);
-    register_float_density<double>(one_in);
-  }
+  for (const bool exclusive : {false, true})
+    for (const std::size_t one_in : flag_densities) {
+      register_float_density<float>(one_in, exclusive);
+      register_float_density<double>(one_in, exclusive);
+    }
 });
 
 }  // namespace

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
-/// \brief The block step of an inclusive segmented scan with `plus` of float or double values
-/// (heads from one-byte flags or from integer keys of the values' size), in the 32-byte groups
+/// \brief The block step of a segmented scan with `plus` of float or double values (heads from
+/// one-byte flags or from integer keys of the values' size), in the 32-byte groups
 /// of grouped_sums.hpp: each group from the block's first element takes the same fixed tree as a
 /// plain scan's group, except that a lane never adds a lane before a head at or below it:
 /// - within each 16-byte half, lane k adds lane k - 1 unless lane k is a head, then lane k - 2
@@ -10,12 +10,14 @@
 /// - the running sum before the group is added to the lanes before the group's first head, and
 ///   the last lane is the next running sum (an addition and a select on the running sum's chain
 ///   a group, not an addition and a select an element).
-/// A group without a head is added exactly as a plain scan's group. The heads change only which
-/// sums are taken, never a sign: no lane adds a zero in place of a lane it skips, so a segment of
-/// -0 gives -0 as the sequential loop does. The groups depend only on where the block starts, so
-/// the results keep their bits from run to run. Two forms compute the same tree: the AVX2 one
-/// (branch-free: a head every few elements costs what long runs cost) and a portable one (the
-/// tail of a block, and processors without AVX2, or `PARPRIM_SEGMENT_SIMD=portable`).
+/// An exclusive scan adds `init` to each head's element before the tree (as the sequential loop
+/// starts each segment from `init`) and writes each lane's running sum before its element
+/// (`init` at a head). A group without a head is added exactly as a plain scan's group. The heads
+/// change only which sums are taken, never a sign: no lane adds a zero in place of a lane it skips,
+/// so a segment of -0 gives -0 as the sequential loop does. The groups depend only on where the
+/// block starts, so the results keep their bits from run to run. Two forms compute the same tree:
+/// the AVX2 one (branch-free: a head every few elements costs what long runs cost) and a portable
+/// one (the tail of a block, and processors without AVX2, or `PARPRIM_SEGMENT_SIMD=portable`).
 
 #include <cstddef>
 #include <cstdint>
@@ -30,8 +32,8 @@
 
 namespace parprim::openmp::detail {
 
-/// \brief Whether an inclusive segmented scan with `Op` of `Input` into `Out`, heads given by
-/// `Flags`, takes segmented_grouped_sum_scan: `plus` on float or double results, the input an
+/// \brief Whether a segmented scan with `Op` of `Input` into `Out`, heads given by `Flags`,
+/// takes segmented_grouped_sum_scan: `plus` on float or double results, the input an
 /// array of the results' own type, flags of one byte or integer keys of the results' size.
 template <class Out, class Input, class Flags, class Op>
 constexpr bool segmented_grouped_sums_ok() {
@@ -46,21 +48,23 @@ constexpr bool segmented_grouped_sums_ok() {
   }
 }
 
-/// \brief The portable form: the inclusive outputs of the group of `count` (1 to
-/// group_elements) elements from element `k` (k >= 1 in the sequence) of `x` into `o` (which
-/// may be `x`), from the running sum `acc`, which it advances. (`Whole`: count is a whole
-/// group, so the compiler unrolls the loops.)
-template <bool Whole, class T, class Flags>
+/// \brief The portable form: the outputs of the group of `count` (1 to group_elements) elements
+/// from element `k` (k >= 1 in the sequence) of `x` into `o` (which may be `x`), from the
+/// running sum `acc`, which it advances. Inclusive, or `Exclusive`: a head's element enters as
+/// `init + x`, and each output is the running sum before its element (`init` at a head).
+/// (`Whole`: count is a whole group, so the compiler unrolls the loops.)
+template <bool Exclusive, bool Whole, class T, class Flags>
 void scan_segmented_group_portable_impl(const T* x, T* o, std::size_t k, unsigned count,
-                                        const Flags& flags, T& acc) {
+                                        const Flags& flags, T& acc, T init) {
   constexpr unsigned width = group_elements<T>;
   constexpr unsigned half = width / 2;
   if constexpr (Whole) count = width;
   T v[width];
-  bool f[width];  // a head at or below the lane, among the lanes it has added
+  bool f[width];     // a head at or below the lane, among the lanes it has added
+  bool head[width];  // the lane is a head
   for (unsigned j = 0; j < count; ++j) {
-    v[j] = x[j];
-    f[j] = parprim::detail::head_after_first(flags, k + j);
+    head[j] = f[j] = parprim::detail::head_after_first(flags, k + j);
+    v[j] = Exclusive && head[j] ? init + x[j] : x[j];
   }
   for (unsigned d = 1; d < half; d *= 2)  // within each half: lane j adds lane j - d
     for (unsigned j = count; j-- > 0;)
@@ -72,16 +76,21 @@ void scan_segmented_group_portable_impl(const T* x, T* o, std::size_t k, unsigne
     if (!f[j]) v[j] = v[j] + v[half - 1];
     f[j] = f[j] || f[half - 1];
   }
-  for (unsigned j = 0; j < count; ++j) o[j] = f[j] ? v[j] : v[j] + acc;
-  acc = o[count - 1];
+  T before = acc;
+  for (unsigned j = 0; j < count; ++j) {
+    const T incl = f[j] ? v[j] : v[j] + acc;
+    o[j] = Exclusive ? (head[j] ? init : before) : incl;
+    before = incl;
+  }
+  acc = before;
 }
-template <class T, class Flags>
+template <bool Exclusive, class T, class Flags>
 void scan_segmented_group_portable(const T* x, T* o, std::size_t k, unsigned count,
-                                   const Flags& flags, T& acc) {
+                                   const Flags& flags, T& acc, T init) {
   if (count == group_elements<T>)
-    scan_segmented_group_portable_impl<true>(x, o, k, count, flags, acc);
+    scan_segmented_group_portable_impl<Exclusive, true>(x, o, k, count, flags, acc, init);
   else
-    scan_segmented_group_portable_impl<false>(x, o, k, count, flags, acc);
+    scan_segmented_group_portable_impl<Exclusive, false>(x, o, k, count, flags, acc, init);
 }
 
 #if PARPRIM_HOST_AVX2
@@ -147,16 +156,23 @@ inline constexpr std::size_t segmented_group_chunk = 64;
 inline constexpr std::size_t sparse_from_one_in = 64;
 
 /// \brief One group of the AVX2 form with its heads' lane mask: the segmented tree, stored as
-/// group `g`; advances the running sum `run`.
-template <class T, class Store>
+/// group `g`; advances the running sum `run` (`Exclusive`: as the portable form, `init` in
+/// every lane).
+template <bool Exclusive, class T, class Store>
 PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
     Store& store, std::size_t g, typename segmented_group_vector<T>::V x, __m256i heads,
-    typename segmented_group_vector<T>::V& run) {
+    typename segmented_group_vector<T>::V& run, typename segmented_group_vector<T>::V init) {
   using G = segmented_group_vector<T>;
   using P = group_vector<T>;
-  auto f = G::mask(heads);
+  const auto head = G::mask(heads);
+  auto f = head;
+  if constexpr (Exclusive) x = G::select(x, P::add(init, x), head);
   const auto s = G::scan(x, f);
-  store.put(g, G::select(P::add(s, run), s, f));
+  const auto incl = G::select(P::add(s, run), s, f);
+  if constexpr (Exclusive)
+    store.put(g, G::select(P::shift_in(incl, run), init, head));
+  else
+    store.put(g, incl);
   // the last lane's output again, as the same addition and select, the shuffles off the chain
   run = G::select(P::add(P::last(s), run), P::last(s), P::last(f));
 }
@@ -165,9 +181,10 @@ PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
 /// the sequence) of `in` into `out` (which may be `in`), from the running sum `acc`; with
 /// `Stream`, through group_stream (the caller fences), else group_store. Returns the running
 /// sum after the last group.
-template <bool Stream, class T, class Flags>
+template <bool Exclusive, bool Stream, class T, class Flags>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
-                                                 std::size_t groups, const Flags& flags, T acc) {
+                                                 std::size_t groups, const Flags& flags, T acc,
+                                                 T init = T{}) {
   using G = segmented_group_vector<T>;
   using P = group_vector<T>;
   using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -175,6 +192,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
   constexpr std::size_t width = group_elements<T>;
   std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out + first);
   V run = P::broadcast(acc);
+  const V inits = P::broadcast(init);
   bool sparse = true;  // the first chunk tests each group
   for (std::size_t c = 0; c < groups; c += segmented_group_chunk) {
     const std::size_t end = groups - c < segmented_group_chunk ? groups : c + segmented_group_chunk;
@@ -187,11 +205,12 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
         const V x = P::load(in + at);
         if (_mm256_testz_si256(heads, heads)) {  // no head: a plain scan's group
           const V s = P::scan(x);
-          store.put(g, P::add(s, run));
+          const V incl = P::add(s, run);
+          store.put(g, Exclusive ? P::shift_in(incl, run) : incl);
           run = P::add(P::last(s), run);
         } else {
           counts = _mm256_sub_epi32(counts, heads);
-          scan_segmented_group_avx2<T>(store, g, x, heads, run);
+          scan_segmented_group_avx2<Exclusive, T>(store, g, x, heads, run, inits);
         }
       }
     } else {
@@ -199,7 +218,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
         const std::size_t at = first + g * width;
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         counts = _mm256_sub_epi32(counts, heads);
-        scan_segmented_group_avx2<T>(store, g, P::load(in + at), heads, run);
+        scan_segmented_group_avx2<Exclusive, T>(store, g, P::load(in + at), heads, run, inits);
       }
     }
     alignas(32) std::uint32_t lanes[8];
@@ -220,13 +239,13 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
 #endif
 
 /// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the inclusive segmented sum
-/// whose running value before element b is `acc`, in groups from element b; `stream`:
-/// streaming stores for the whole groups (the AVX2 form; then a store fence). `avx2`: the AVX2
-/// form (where the processor has it); both forms give the same bits. Returns the running value
-/// after element e - 1.
-template <class T, class Flags>
+/// whose running value before element b is `acc`, or (`Exclusive`) of the exclusive one whose
+/// segments start from `init`, in groups from element b; `stream`: streaming stores for the
+/// whole groups (the AVX2 form; then a store fence). `avx2`: the AVX2 form (where the processor
+/// has it); both forms give the same bits. Returns the running value after element e - 1.
+template <bool Exclusive = false, class T, class Flags>
 T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, bool stream, T acc,
-                             const Flags& flags, bool avx2) {
+                             const Flags& flags, bool avx2, T init = T{}) {
   constexpr std::size_t width = group_elements<T>;
   std::size_t i = b;
 #if PARPRIM_HOST_AVX2
@@ -234,10 +253,10 @@ T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, 
     const std::size_t groups = (e - b) / width;
     if (groups > 0) {
       if (stream) {
-        acc = scan_segmented_groups_avx2<true>(in, out, b, groups, flags, acc);
+        acc = scan_segmented_groups_avx2<Exclusive, true>(in, out, b, groups, flags, acc, init);
         _mm_sfence();
       } else {
-        acc = scan_segmented_groups_avx2<false>(in, out, b, groups, flags, acc);
+        acc = scan_segmented_groups_avx2<Exclusive, false>(in, out, b, groups, flags, acc, init);
       }
     }
     i += groups * width;
@@ -247,8 +266,8 @@ T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, 
   static_cast<void>(avx2);
 #endif
   for (; i < e; i += width)
-    scan_segmented_group_portable(in + i, out + i, i,
-                                  static_cast<unsigned>(e - i < width ? e - i : width), flags, acc);
+    scan_segmented_group_portable<Exclusive>(
+        in + i, out + i, i, static_cast<unsigned>(e - i < width ? e - i : width), flags, acc, init);
   return acc;
 }
 
