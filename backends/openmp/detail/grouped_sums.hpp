@@ -236,6 +236,21 @@ struct group_store {
   PARPRIM_TARGET_AVX2 void finish(std::size_t) {}
 };
 
+/// \brief One group of the AVX2 form: the outputs of `x` from the running sum `run` (in every
+/// lane), stored as group `g`; advances `run`.
+template <bool Exclusive, class T, class Store>
+PARPRIM_TARGET_AVX2 inline void scan_group_avx2(Store& store, std::size_t g,
+                                                typename group_vector<T>::V x,
+                                                typename group_vector<T>::V& run) {
+  using G = group_vector<T>;
+  const auto s = G::scan(x);
+  const auto incl = G::add(s, run);
+  store.put(g, Exclusive ? G::shift_in(incl, run) : incl);
+  // the last lane's output again, as the same addition (the same operands in the same order),
+  // with the shuffles off the chain: one addition a group
+  run = G::add(G::last(s), run);
+}
+
 /// \brief The AVX2 form over whole groups: the `groups` groups from element `first` of `in`
 /// into `out` (which may be `in`), from the running sum `c`, which it advances; with `Stream`,
 /// through group_stream (the caller fences), else group_store. `read_ahead(k)` is called with
@@ -262,12 +277,7 @@ PARPRIM_TARGET_AVX2 void scan_groups_avx2(const T* in, T* out, std::size_t first
   for (; g < groups; ++g) {
     const std::size_t at = first + g * width;
     read_ahead(at);
-    const V s = G::scan(G::load(in + at));
-    const V incl = G::add(s, run);
-    store.put(g, Exclusive ? G::shift_in(incl, run) : incl);
-    // the last lane's output again, as the same addition (the same operands in the same order),
-    // with the shuffles off the chain: one addition a group
-    run = G::add(G::last(s), run);
+    scan_group_avx2<Exclusive, T>(store, g, G::load(in + at), run);
   }
   store.finish(groups);
   alignas(32) T lanes[width];

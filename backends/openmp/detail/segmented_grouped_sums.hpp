@@ -184,7 +184,7 @@ PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
 template <bool Exclusive, bool Stream, class T, class Flags>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
                                                  std::size_t groups, const Flags& flags, T acc,
-                                                 T init = T{}) {
+                                                 T init) {
   using G = segmented_group_vector<T>;
   using P = group_vector<T>;
   using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -204,10 +204,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         const V x = P::load(in + at);
         if (_mm256_testz_si256(heads, heads)) {  // no head: a plain scan's group
-          const V s = P::scan(x);
-          const V incl = P::add(s, run);
-          store.put(g, Exclusive ? P::shift_in(incl, run) : incl);
-          run = P::add(P::last(s), run);
+          scan_group_avx2<Exclusive, T>(store, g, x, run);
         } else {
           counts = _mm256_sub_epi32(counts, heads);
           scan_segmented_group_avx2<Exclusive, T>(store, g, x, heads, run, inits);
@@ -229,11 +226,8 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
     sparse = heads * sparse_from_one_in <= (end - c) * width;
   }
   store.finish(groups);
-  alignas(32) T lanes[width];
-  if constexpr (sizeof(T) == 4)
-    _mm256_store_ps(lanes, run);
-  else
-    _mm256_store_pd(lanes, run);
+  T lanes[width];
+  P::store(lanes, run);
   return lanes[0];
 }
 #endif
