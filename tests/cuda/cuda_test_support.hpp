@@ -523,6 +523,16 @@ struct DoubleMaxSpecial : case_base<double, double, parprim::maximum> {
   static double gen(pt::rng_t& r, std::size_t) { return pt::special_value<double>(r); }
   static double init(pt::rng_t& r) { return gen(r, 0); }
 };
+struct FloatMaxSpecial : case_base<float, float, parprim::maximum> {
+  static constexpr const char* name = "float maximum (NaN, -0, +0, inf)";
+  static float gen(pt::rng_t& r, std::size_t) { return pt::special_value<float>(r); }
+  static float init(pt::rng_t& r) { return gen(r, 0); }
+};
+struct DoubleMinSpecial : case_base<double, double, parprim::minimum> {
+  static constexpr const char* name = "double minimum (NaN, -0, +0, inf)";
+  static double gen(pt::rng_t& r, std::size_t) { return pt::special_value<double>(r); }
+  static double init(pt::rng_t& r) { return gen(r, 0); }
+};
 struct DoublePlus : case_base<double, double, parprim::plus, true> {
   static constexpr const char* name = "double plus (rounded: within the bound)";
   static double gen(pt::rng_t& r, std::size_t) { return pt::uniform_real<double>(r, -1e6, 1e6); }

@@ -16,9 +16,11 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -83,23 +85,39 @@ std::size_t max_n() {
   return s ? std::stoull(s) : std::size_t(-1);
 }
 
+/// \brief A NaN of either sign with a random payload.
+template <class T>
+T any_nan(parprim_test::rng_t& r) {
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const U inf = std::bit_cast<U>(std::numeric_limits<T>::infinity());
+  const U sign = U{1} << (8 * sizeof(T) - 1);
+  const U mantissa = static_cast<U>((inf & (~inf + 1)) - 1);  // the bits below the exponent's
+  const U payload = static_cast<U>(r()) & mantissa;
+  return std::bit_cast<T>(static_cast<U>(inf | (static_cast<U>(r()) & sign) | payload | U{1}));
+}
+
 template <class T, class Op>
 void check_all_rungs(parprim::device_span<const T> in, const std::vector<T>& host, T init, Op op) {
   const T want = parprim::reduce(parprim::seq, host, init, op);
-  for_each_policy(all_rungs, [&](const auto& policy) {
-    if (::testing::Test::HasFatalFailure()) return;
-    const T got = parprim::reduce(policy, in, init, op);
+  const auto check = [&](const T& got, const std::string& what) {
     if constexpr (std::is_floating_point_v<T> && std::is_same_v<Op, parprim::plus>) {
       const long double bound = float_sum_bound(host, init);
       ASSERT_LE(std::fabs(static_cast<long double>(got) - static_cast<long double>(want)), bound)
-          << rung_name(policy) << " " << op_name<Op>() << ": got " << got << ", sequential "
-          << want;
+          << what << " " << op_name<Op>() << ": got " << got << ", sequential " << want;
     } else {
       ASSERT_TRUE(parprim_test::exact_equal(got, want))  // bitwise: NaN, -0 and +0 differ
-          << rung_name(policy) << " " << op_name<Op>() << ": got " << got << ", sequential "
-          << want;
+          << what << " " << op_name<Op>() << ": got " << got << ", sequential " << want;
     }
+  };
+  for_each_policy(all_rungs, [&](const auto& policy) {
+    if (::testing::Test::HasFatalFailure()) return;
+    check(parprim::reduce(policy, in, init, op), rung_name(policy));
   });
+  if (::testing::Test::HasFatalFailure()) return;
+  // the default rung into device memory (the result written by the kernel, not the host)
+  parprim::device_buffer<T> result(1);
+  parprim::reduce_into(parprim::cuda, in, result.span(), init, op);
+  check(result.to_host()[0], "reduce_into");
 }
 
 template <class T>
@@ -145,6 +163,13 @@ TYPED_TEST(CudaReduceBuiltin, SpecialValuesMinimumMaximum) {
       const parprim::device_buffer<T> dev(host);
       check_all_rungs(dev.span(), host, init, parprim::minimum{});
       check_all_rungs(dev.span(), host, init, parprim::maximum{});
+      if (::testing::Test::HasFatalFailure()) return;
+      // NaNs alone (both signs, random payloads): the NaN with the smallest bits wins
+      for (auto& x : host) x = any_nan<T>(rng);
+      const T nan_init = any_nan<T>(rng);
+      const parprim::device_buffer<T> nans(host);
+      check_all_rungs(nans.span(), host, nan_init, parprim::minimum{});
+      check_all_rungs(nans.span(), host, nan_init, parprim::maximum{});
       if (::testing::Test::HasFatalFailure()) return;
     }
   }

@@ -60,7 +60,8 @@ using builtin_cases =
     ::testing::Types<Int32Plus, Int32Min, Int32Max, Uint32Plus, Uint32Min, Uint32Max, Int64Plus,
                      Int64Min, Int64Max, Uint64Plus, Uint64Min, Uint64Max, FloatPlus,
                      FloatPlusExact, FloatMin, FloatMax, DoublePlus, DoublePlusExact, DoubleMin,
-                     DoubleMax, FloatMinSpecial, DoubleMaxSpecial>;
+                     DoubleMax, FloatMinSpecial, DoubleMaxSpecial, FloatMaxSpecial,
+                     DoubleMinSpecial>;
 TYPED_TEST_SUITE(CudaScanBuiltin, builtin_cases);
 
 /// The cases that also run at n = 10^7 (the rest stop at 3 * 10^6; FloatPlusExact must, its

@@ -30,8 +30,8 @@ namespace pdc = parprim::detail::cuda;
 
 template <class Case>
 class CudaScanCarry : public ::testing::Test {};
-using carry_cases =
-    ::testing::Types<Int32Plus, Int8PlusInt32, FloatPlus, AffineCompose, Mat2Product>;
+using carry_cases = ::testing::Types<Int32Plus, Int8PlusInt32, FloatPlus, AffineCompose,
+                                     Mat2Product, FloatMinSpecial, DoubleMaxSpecial>;
 TYPED_TEST_SUITE(CudaScanCarry, carry_cases);
 
 /// The detail call for `v` with rung `Policy::scan_rung`, carry `c` and (exclusive) `init`.

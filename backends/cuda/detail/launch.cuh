@@ -24,6 +24,7 @@
 
 #include <parprim/backends/cuda/detail/device_guard.hpp>
 #include <parprim/backends/cuda/detail/error.hpp>
+#include <parprim/backends/cuda/detail/ordered_key_op.cuh>
 #include <parprim/backends/cuda/detail/reduce_entry.hpp>
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/reduce_tree.cuh>
@@ -144,6 +145,10 @@ class single_pass {
 
   static constexpr bool vectorized = vectorizable_v<In, T, Op>;
   static constexpr bool vectorized_without_identity = vectorizable_without_identity_v<In, T, Op>;
+  /// float and double minimum / maximum, read unconverted: the vectorized body on ordered keys
+  /// up to tuning::ordered_keys_up_to elements
+  static constexpr bool on_keys =
+      vectorized && std::is_same_v<In, T> && ordered_key_operator_v<Op, T>;
 
   /// \brief The plan for n >= 1 elements on `device`.
   single_pass(std::size_t n, int device) : n_(n) {
@@ -184,6 +189,12 @@ class single_pass {
   void enqueue(const In* in, T init, Op op, void* scratch, unsigned* ticket, T* out,
                cudaStream_t stream, completion_signal signal = {}) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out, signal};
+    if constexpr (on_keys) {
+      if (n_ <= tuning::ordered_keys_up_to) {
+        keys_enqueue(in, init, scratch, ticket, out, stream, signal);
+        return;
+      }
+    }
     if constexpr (vectorized) {
       launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, T, Op,
                                                   static_convert<T>>,
@@ -206,6 +217,21 @@ class single_pass {
   }
 
  private:
+  /// \brief The vectorized body on the elements' ordered keys (minimum / maximum of float or
+  /// double; detail/ordered_key_op.cuh): it writes the bits of the result's value into *out.
+  void keys_enqueue(const In* in, T init, void* scratch, unsigned* ticket, T* out,
+                    cudaStream_t stream, completion_signal signal) const {
+    using key_op = ordered_key_op_for<Op, T>;
+    using K = typename key_op::key_type;
+    const single_pass_scratch<K> ks{static_cast<K*>(scratch), ticket, reinterpret_cast<K*>(out),
+                                    signal};
+    using convert = ordered_key_convert<std::is_same_v<Op, maximum>, T>;
+    launch(reduce_vectorized_single_pass_kernel<block, tuning::vectors_in_flight, true, In, K,
+                                                key_op, convert>,
+           grid_, block, 0, stream, in, n_, per_block_, ks, key_op::key::of(init),
+           identity_v<key_op, K>(), key_op{}, convert{});
+  }
+
   std::size_t n_;
   std::size_t grid_ = 1;  // the vectorized body's
   std::size_t per_block_ = 0;

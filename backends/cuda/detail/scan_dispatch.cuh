@@ -14,6 +14,7 @@
 #include <type_traits>
 
 #include <parprim/backends/cuda/detail/exact_scan_launch.cuh>
+#include <parprim/backends/cuda/detail/ordered_key_problem.cuh>
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/backends/cuda/detail/scan_launch.cuh>
 #include <parprim/error.hpp>
@@ -163,14 +164,35 @@ void run_plain_scan(const launch_options& options, P p, const T* init, const T* 
   run_scan<typename scan_driver<S, P>::type>(options, p, fn);
 }
 
+/// \brief Whether rung `S` scans `T` with `Op` folding tiles on ordered keys
+/// (ordered_key_problem): the single-pass rungs, minimum and maximum of float or double (read
+/// unconverted).
+template <cuda_scan_rung S, class T, class Op>
+inline constexpr bool scans_on_keys_v = (S == cuda_scan_rung::decoupled_look_back ||
+                                         S == cuda_scan_rung::tma_staged_look_back) &&
+                                        ordered_key_operator_v<Op, T>;
+
 template <cuda_scan_rung S, class In, class T, class Op>
 void scan(const launch_options& options, const In* in, T* out, std::size_t n, scan_kind kind,
           const T* init, const T* carry, Op op) {
   const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
   check_scan_operands(in, out, n, kind, init, fn);
   if (n == 0) return;
-  using P = plain_problem<In, T, Op>;
-  run_plain_scan<S>(options, P{in, out, n, op, kind == scan_kind::exclusive, {}}, init, carry, fn);
+  if constexpr (scans_on_keys_v<S, T, Op> && std::is_same_v<In, T>) {
+    constexpr bool max = std::is_same_v<Op, maximum>;
+    using key = ordered_key<max, T>;
+    using K = typename key::key_type;
+    using P = ordered_key_problem<max, T>;
+    const K init_key = init != nullptr ? key::of(*init) : K{};
+    const K carry_key = carry != nullptr ? key::of(*carry) : K{};
+    run_plain_scan<S>(options, P{{in, out, n, op, kind == scan_kind::exclusive, {}}, {}},
+                      init != nullptr ? &init_key : nullptr,
+                      carry != nullptr ? &carry_key : nullptr, fn);
+  } else {
+    using P = plain_problem<In, T, Op>;
+    run_plain_scan<S>(options, P{in, out, n, op, kind == scan_kind::exclusive, {}}, init, carry,
+                      fn);
+  }
 }
 
 /// \brief The scan of `T(f(in[i]))`: rung `S` with the transform applied where elements are

@@ -41,6 +41,13 @@ struct single_pass_tuning {
   static constexpr unsigned vectors_in_flight = 8;
   /// Consecutive partials per lane when the last block folds them (all loads in flight).
   static constexpr unsigned partials_run = 4;
+  /// float and double minimum / maximum fold ordered keys (detail/ordered_key_op.cuh: the
+  /// unsigned minimum, after a conversion per element) up to this many elements, where each
+  /// thread's fold and the block trees are latency bound, and the values with the operator above
+  /// (bandwidth bound: the conversions cost more than the cheaper fold saves). Measured on the
+  /// H200 (dev/ab_minmax.cu, device time): keys 3-10 % faster at 2^16 and 2^20; at 2^24 and 2^27
+  /// the values 1-2 % faster for float64 maximum, within 1 % otherwise.
+  static constexpr std::size_t ordered_keys_up_to = std::size_t(1) << 22;
 };
 
 /// \brief The scratch a single-pass launch uses: one partial per block, the ticket counter
@@ -139,6 +146,17 @@ struct coherent_load {
   }
 };
 
+/// \brief What the result gets for the fold `x`: `Op::stored(x)` where the operator's folds
+/// stand for other values (detail/ordered_key_op.cuh: keys, stored as their values' bits), else
+/// `x` itself.
+template <class Op, class T>
+__device__ __forceinline__ T stored_result(const T& x) {
+  if constexpr (requires { Op::stored(x); })
+    return Op::stored(x);
+  else
+    return x;
+}
+
 /// \brief The end of every single-pass block: publish the block's total, and in the block
 /// that finishes last fold all totals in block order and write `op(init, fold)`.
 template <unsigned BlockSize, class T, class Op>
@@ -146,7 +164,7 @@ __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch
                                    T* slots) {
   if (gridDim.x == 1) {
     if (threadIdx.x == 0) {
-      *scratch.result = static_cast<T>(op(init, block_total));
+      *scratch.result = stored_result<Op>(static_cast<T>(op(init, block_total)));
       if (scratch.signal.active()) scratch.signal.write();
     }
     return;
@@ -163,7 +181,7 @@ __device__ void finish_single_pass(T block_total, single_pass_scratch<T> scratch
   const T total = block_fold_range_ordered<BlockSize, single_pass_tuning::partials_run, T>(
       0, gridDim.x, coherent_load<T>{scratch.partials}, op, slots);
   if (threadIdx.x == 0) {
-    *scratch.result = static_cast<T>(op(init, total));
+    *scratch.result = stored_result<Op>(static_cast<T>(op(init, total)));
     *scratch.ticket = 0;  // ready for the next launch on this stream
     if (scratch.signal.active()) scratch.signal.write();
   }
