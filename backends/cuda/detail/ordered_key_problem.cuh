@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// \brief The plain scan of float or double minimum / maximum with its folds of tiles on ordered
+/// \brief The plain scan of double minimum / maximum with its folds of tiles on ordered
 /// keys (detail/ordered_key_op.cuh). Each thread folds and rescans its own elements as values
 /// with the operator (the tile's `element_type` and `element_op`); what crosses threads, warps
 /// and tiles is a key (`value_type`, `value_op`: the unsigned minimum), made from a thread's
