@@ -15,7 +15,8 @@
 #include <bit>
 #include <cstdint>
 #include <limits>
-#include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <parprim/detail/ordered_keys.hpp>
