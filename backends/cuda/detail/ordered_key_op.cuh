@@ -29,6 +29,12 @@ struct ordered_key_op {
   __host__ __device__ static key_type stored(key_type k) { return key::bits(k); }
 };
 
+/// \brief Whether `Op` is an ordered_key_op (its folds stand for values: `Op::stored`).
+template <class Op>
+inline constexpr bool is_ordered_key_op_v = false;
+template <bool Max, class F>
+inline constexpr bool is_ordered_key_op_v<ordered_key_op<Max, F>> = true;
+
 /// \brief An element read as its key (after `Convert`, the cast or transform to `F`).
 template <bool Max, class F>
 struct ordered_key_convert {

@@ -28,6 +28,7 @@
 #include <parprim/backends/cuda/block/load.cuh>
 #include <parprim/backends/cuda/detail/completion_signal.cuh>
 #include <parprim/backends/cuda/detail/convert.cuh>
+#include <parprim/backends/cuda/detail/ordered_key_op.cuh>
 #include <parprim/operators.hpp>
 
 namespace parprim::detail::cuda {
@@ -146,12 +147,11 @@ struct coherent_load {
   }
 };
 
-/// \brief What the result gets for the fold `x`: `Op::stored(x)` where the operator's folds
-/// stand for other values (detail/ordered_key_op.cuh: keys, stored as their values' bits), else
-/// `x` itself.
+/// \brief What the result gets for the fold `x`: `x` itself, or for the ordered keys of float
+/// and double minimum / maximum (detail/ordered_key_op.cuh) the bits of the key's value.
 template <class Op, class T>
 __device__ __forceinline__ T stored_result(const T& x) {
-  if constexpr (requires { Op::stored(x); })
+  if constexpr (is_ordered_key_op_v<Op>)
     return Op::stored(x);
   else
     return x;
