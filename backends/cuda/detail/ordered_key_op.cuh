@@ -1,13 +1,13 @@
 #pragma once
 /// \file
-/// \brief parprim::minimum and parprim::maximum of float and double on the GPU as the integer
-/// minimum / maximum of their ordered keys (detail/ordered_keys.hpp): the default reduce and
-/// scan rungs read each element as its key, combine keys with the unsigned minimum (one
-/// instruction), and
-/// store the bits of the value whose key they hold. The bits are those of the operator on the
-/// values (the keys are a bijection that keeps its order), so nothing but the speed changes:
-/// the look-back chains and the block trees pay one instruction a combination instead of the
-/// several of the floating-point order (compares, NaN tests, the zeros' sign).
+/// \brief parprim::minimum and parprim::maximum of float and double on the GPU as the unsigned
+/// minimum of their ordered keys (detail/ordered_keys.hpp): one instruction a combination
+/// instead of the several of the floating-point order (compares, NaN tests, the zeros' sign).
+/// The reductions up to single_pass_tuning::ordered_keys_up_to elements read each element as
+/// its key and store the bits of the value whose key the fold is; the double scans fold each
+/// thread's elements as values and carry keys across threads, warps and tiles
+/// (ordered_key_problem.cuh). The keys are a bijection under which the operator's result is the
+/// smaller key, so the bits are those of the operator on the values: only the speed changes.
 
 #include <type_traits>
 
@@ -35,7 +35,7 @@ inline constexpr bool is_ordered_key_op_v = false;
 template <bool Max, class F>
 inline constexpr bool is_ordered_key_op_v<ordered_key_op<Max, F>> = true;
 
-/// \brief An element read as its key (after `Convert`, the cast or transform to `F`).
+/// \brief An element read as its key (after its cast to `F`).
 template <bool Max, class F>
 struct ordered_key_convert {
   template <class In>
