@@ -513,26 +513,21 @@ struct FloatMax : FloatMin {
   using op_t = parprim::maximum;
 };
 /// NaNs, signed zeros, infinities and numbers: every rung gives the left fold's bits.
-struct FloatMinSpecial : case_base<float, float, parprim::minimum> {
-  static constexpr const char* name = "float minimum (NaN, -0, +0, inf)";
-  static float gen(pt::rng_t& r, std::size_t) { return pt::special_value<float>(r); }
-  static float init(pt::rng_t& r) { return gen(r, 0); }
+template <class F, class Op>
+struct Special : case_base<F, F, Op> {
+  static constexpr const char* name =
+      std::is_same_v<F, float>
+          ? (std::is_same_v<Op, parprim::minimum> ? "float minimum (NaN, -0, +0, inf)"
+                                                  : "float maximum (NaN, -0, +0, inf)")
+          : (std::is_same_v<Op, parprim::minimum> ? "double minimum (NaN, -0, +0, inf)"
+                                                  : "double maximum (NaN, -0, +0, inf)");
+  static F gen(pt::rng_t& r, std::size_t) { return pt::special_value<F>(r); }
+  static F init(pt::rng_t& r) { return gen(r, 0); }
 };
-struct DoubleMaxSpecial : case_base<double, double, parprim::maximum> {
-  static constexpr const char* name = "double maximum (NaN, -0, +0, inf)";
-  static double gen(pt::rng_t& r, std::size_t) { return pt::special_value<double>(r); }
-  static double init(pt::rng_t& r) { return gen(r, 0); }
-};
-struct FloatMaxSpecial : case_base<float, float, parprim::maximum> {
-  static constexpr const char* name = "float maximum (NaN, -0, +0, inf)";
-  static float gen(pt::rng_t& r, std::size_t) { return pt::special_value<float>(r); }
-  static float init(pt::rng_t& r) { return gen(r, 0); }
-};
-struct DoubleMinSpecial : case_base<double, double, parprim::minimum> {
-  static constexpr const char* name = "double minimum (NaN, -0, +0, inf)";
-  static double gen(pt::rng_t& r, std::size_t) { return pt::special_value<double>(r); }
-  static double init(pt::rng_t& r) { return gen(r, 0); }
-};
+using FloatMinSpecial = Special<float, parprim::minimum>;
+using FloatMaxSpecial = Special<float, parprim::maximum>;
+using DoubleMinSpecial = Special<double, parprim::minimum>;
+using DoubleMaxSpecial = Special<double, parprim::maximum>;
 struct DoublePlus : case_base<double, double, parprim::plus, true> {
   static constexpr const char* name = "double plus (rounded: within the bound)";
   static double gen(pt::rng_t& r, std::size_t) { return pt::uniform_real<double>(r, -1e6, 1e6); }

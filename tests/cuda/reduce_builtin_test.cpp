@@ -16,11 +16,9 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <limits>
 #include <random>
 #include <string>
 #include <thread>
@@ -83,17 +81,6 @@ const char* op_name() {
 std::size_t max_n() {
   const char* s = std::getenv("PARPRIM_CUDA_TEST_MAX_N");
   return s ? std::stoull(s) : std::size_t(-1);
-}
-
-/// \brief A NaN of either sign with a random payload.
-template <class T>
-T any_nan(parprim_test::rng_t& r) {
-  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  const U inf = std::bit_cast<U>(std::numeric_limits<T>::infinity());
-  const U sign = U{1} << (8 * sizeof(T) - 1);
-  const U mantissa = static_cast<U>((inf & (~inf + 1)) - 1);  // the bits below the exponent's
-  const U payload = static_cast<U>(r()) & mantissa;
-  return std::bit_cast<T>(static_cast<U>(inf | (static_cast<U>(r()) & sign) | payload | U{1}));
 }
 
 template <class T, class Op>
@@ -165,8 +152,8 @@ TYPED_TEST(CudaReduceBuiltin, SpecialValuesMinimumMaximum) {
       check_all_rungs(dev.span(), host, init, parprim::maximum{});
       if (::testing::Test::HasFatalFailure()) return;
       // NaNs alone (both signs, random payloads): the NaN with the smallest bits wins
-      for (auto& x : host) x = any_nan<T>(rng);
-      const T nan_init = any_nan<T>(rng);
+      for (auto& x : host) x = parprim_test::any_nan<T>(rng);
+      const T nan_init = parprim_test::any_nan<T>(rng);
       const parprim::device_buffer<T> nans(host);
       check_all_rungs(nans.span(), host, nan_init, parprim::minimum{});
       check_all_rungs(nans.span(), host, nan_init, parprim::maximum{});

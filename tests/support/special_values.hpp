@@ -12,12 +12,21 @@
 
 namespace parprim_test {
 
+/// \brief A NaN of either sign with a random payload (any of the mantissa's bits).
 template <class F, class Rng>
-F special_value(Rng& r) {
+F any_nan(Rng& r) {
   static_assert(std::is_same_v<F, float> || std::is_same_v<F, double>);
   using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
   constexpr U exponent = std::bit_cast<U>(std::numeric_limits<F>::infinity());
   constexpr U sign = U{1} << (8 * sizeof(F) - 1);
+  constexpr U mantissa = (exponent & (~exponent + 1)) - 1;  // the bits below the exponent's
+  return std::bit_cast<F>(
+      static_cast<U>(exponent | (static_cast<U>(r()) & (sign | mantissa)) | U{1}));
+}
+
+template <class F, class Rng>
+F special_value(Rng& r) {
+  static_assert(std::is_same_v<F, float> || std::is_same_v<F, double>);
   const std::uint64_t word = static_cast<std::uint64_t>(r());
   switch (word % 12) {
     case 0:
@@ -25,8 +34,7 @@ F special_value(Rng& r) {
     case 1:
       return -std::numeric_limits<F>::quiet_NaN();
     case 2:  // a NaN with a random payload and sign
-      return std::bit_cast<F>(
-          static_cast<U>(exponent | (static_cast<U>(r()) & (sign | (exponent >> 1))) | U{1}));
+      return any_nan<F>(r);
     case 3:
     case 4:
       return F(0);
