@@ -146,7 +146,7 @@ class single_pass {
   static constexpr bool vectorized = vectorizable_v<In, T, Op>;
   static constexpr bool vectorized_without_identity = vectorizable_without_identity_v<In, T, Op>;
   /// float and double minimum / maximum, read unconverted: the vectorized body on ordered keys
-  /// up to tuning::ordered_keys_up_to elements
+  /// up to tuning::ordered_keys_up_to<T, Op> elements
   static constexpr bool on_keys =
       vectorized && std::is_same_v<In, T> && ordered_key_operator_v<Op, T>;
 
@@ -190,7 +190,7 @@ class single_pass {
                cudaStream_t stream, completion_signal signal = {}) const {
     const single_pass_scratch<T> s{static_cast<T*>(scratch), ticket, out, signal};
     if constexpr (on_keys) {
-      if (n_ <= tuning::ordered_keys_up_to) {
+      if (n_ <= tuning::template ordered_keys_up_to<T, Op>) {
         keys_enqueue(in, init, scratch, ticket, out, stream, signal);
         return;
       }

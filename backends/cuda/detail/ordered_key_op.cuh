@@ -3,9 +3,10 @@
 /// \brief parprim::minimum and parprim::maximum of float and double on the GPU as the unsigned
 /// minimum of their ordered keys (detail/ordered_keys.hpp): one instruction a combination
 /// instead of the several of the floating-point order (compares, NaN tests, the zeros' sign).
-/// The reductions up to single_pass_tuning::ordered_keys_up_to elements read each element as
-/// its key and store the bits of the value whose key the fold is; the double scans fold each
-/// thread's elements as values and carry keys across threads, warps and tiles
+/// The reductions up to single_pass_tuning::ordered_keys_up_to elements (float minimum: any
+/// number) read each element as its key and store the bits of the value whose key the fold is;
+/// the double scans fold each thread's elements as values and carry keys across threads, warps
+/// and tiles, the float minimum scans read and fold every element as its key
 /// (ordered_key_problem.cuh). The keys are a bijection under which the operator's result is the
 /// smaller key, so the bits are those of the operator on the values: only the speed changes.
 

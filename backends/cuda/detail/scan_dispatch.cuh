@@ -164,15 +164,23 @@ void run_plain_scan(const launch_options& options, P p, const T* init, const T* 
   run_scan<typename scan_driver<S, P>::type>(options, p, fn);
 }
 
-/// \brief Whether rung `S` scans `T` with `Op` folding tiles on ordered keys
-/// (ordered_key_problem): the single-pass rungs, minimum and maximum of double (read
-/// unconverted). Measured on the H200 (dev/ab_minmax.cu, device time, docs/kernels.md): double
-/// 4-11 % faster at 2^16-2^27 elements; float no faster (2^16-2^20 2-4 % faster, 2^24 1-5 %
-/// slower), so float keeps the values throughout.
+/// \brief How rung `S` scans `T` with `Op` on ordered keys (ordered_key_problem.cuh): only the
+/// single-pass rungs, minimum and maximum of float or double read unconverted. Measured on the
+/// H200 (dev/ab_minmax.cu, device time, docs/kernels.md):
+/// - double (`tiles`: the tiles' folds on keys): 4-11 % faster at 2^16-2^27 elements;
+/// - float minimum (`elements`: every element on its key): 7 % faster at 2^24, 3 % at 2^28;
+/// - float maximum keeps the values (`none`): its key costs more instructions (the numbers'
+///   sign flipped first), and both forms were slower than the values at 2^24-2^28; so were
+///   float minimum's tiles on keys at 2^24.
+enum class scan_keys { none, tiles, elements };
 template <cuda_scan_rung S, class T, class Op>
-inline constexpr bool scans_on_keys_v = (S == cuda_scan_rung::decoupled_look_back ||
-                                         S == cuda_scan_rung::tma_staged_look_back) &&
-                                        sizeof(T) == 8 && ordered_key_operator_v<Op, T>;
+inline constexpr scan_keys scan_keys_v =
+    !((S == cuda_scan_rung::decoupled_look_back || S == cuda_scan_rung::tma_staged_look_back) &&
+      ordered_key_operator_v<Op, T>)
+        ? scan_keys::none
+    : sizeof(T) == 8              ? scan_keys::tiles
+    : std::is_same_v<Op, minimum> ? scan_keys::elements
+                                  : scan_keys::none;
 
 template <cuda_scan_rung S, class In, class T, class Op>
 void scan(const launch_options& options, const In* in, T* out, std::size_t n, scan_kind kind,
@@ -180,16 +188,26 @@ void scan(const launch_options& options, const In* in, T* out, std::size_t n, sc
   const char* fn = kind == scan_kind::exclusive ? "exclusive_scan" : "inclusive_scan";
   check_scan_operands(in, out, n, kind, init, fn);
   if (n == 0) return;
-  if constexpr (scans_on_keys_v<S, T, Op> && std::is_same_v<In, T>) {
+  constexpr scan_keys keys = std::is_same_v<In, T> ? scan_keys_v<S, T, Op> : scan_keys::none;
+  if constexpr (keys != scan_keys::none) {
     constexpr bool max = std::is_same_v<Op, maximum>;
     using key = ordered_key<max, T>;
     using K = typename key::key_type;
-    using P = ordered_key_problem<max, T>;
     const K init_key = init != nullptr ? key::of(*init) : K{};
     const K carry_key = carry != nullptr ? key::of(*carry) : K{};
-    run_plain_scan<S>(options, P{{in, out, n, op, kind == scan_kind::exclusive, {}}, {}},
-                      init != nullptr ? &init_key : nullptr,
-                      carry != nullptr ? &carry_key : nullptr, fn);
+    const bool exclusive = kind == scan_kind::exclusive;
+    if constexpr (keys == scan_keys::tiles) {
+      using P = ordered_key_problem<max, T>;
+      run_plain_scan<S>(options, P{{in, out, n, op, exclusive, {}}, {}},
+                        init != nullptr ? &init_key : nullptr,
+                        carry != nullptr ? &carry_key : nullptr, fn);
+    } else {
+      using P = ordered_key_element_problem<max, T>;
+      // the outputs are stored as the bits of their values
+      run_plain_scan<S>(
+          options, P{{in, reinterpret_cast<K*>(out), n, ordered_key_op<max, T>{}, exclusive, {}}},
+          init != nullptr ? &init_key : nullptr, carry != nullptr ? &carry_key : nullptr, fn);
+    }
   } else {
     using P = plain_problem<In, T, Op>;
     run_plain_scan<S>(options, P{in, out, n, op, kind == scan_kind::exclusive, {}}, init, carry,

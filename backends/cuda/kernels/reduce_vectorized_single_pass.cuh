@@ -42,13 +42,17 @@ struct single_pass_tuning {
   static constexpr unsigned vectors_in_flight = 8;
   /// Consecutive partials per lane when the last block folds them (all loads in flight).
   static constexpr unsigned partials_run = 4;
-  /// float and double minimum / maximum fold ordered keys (detail/ordered_key_op.cuh: the
-  /// unsigned minimum, after a conversion per element) up to this many elements, where each
+  /// float and double minimum / maximum (`T`, `Op`) fold ordered keys (detail/ordered_key_op.cuh:
+  /// the unsigned minimum, after a conversion per element) up to this many elements, where each
   /// thread's fold and the block trees are latency bound, and the values with the operator above
-  /// (bandwidth bound: the conversions cost more than the cheaper fold saves). Measured on the
-  /// H200 (dev/ab_minmax.cu, device time): keys 3-10 % faster at 2^16 and 2^20; at 2^24 and 2^27
-  /// the values 1-2 % faster for float64 maximum, within 1 % otherwise.
-  static constexpr std::size_t ordered_keys_up_to = std::size_t(1) << 22;
+  /// (bandwidth bound: the conversions cost more than the cheaper fold saves); float minimum,
+  /// whose key is the cheapest, at every size. Measured on the H200 (dev/ab_minmax.cu, device
+  /// time): keys 3-10 % faster at 2^16 and 2^20; at 2^24 and 2^27 the values 1-2 % faster for
+  /// float64 maximum, within 1 % for the others but float minimum, 3 % faster on keys at 2^24.
+  template <class T, class Op>
+  static constexpr std::size_t ordered_keys_up_to = sizeof(T) == 4 && std::is_same_v<Op, minimum>
+                                                        ? ~std::size_t(0)
+                                                        : std::size_t(1) << 22;
 };
 
 /// \brief The scratch a single-pass launch uses: one partial per block, the ticket counter
