@@ -24,6 +24,8 @@
 
 #include <parprim/parprim.hpp>
 
+#include "median_time.cuh"
+
 namespace pp = parprim;
 
 template <class T>
@@ -36,39 +38,6 @@ std::uint64_t hash(const T* p, std::size_t n) {
 }
 
 cudaStream_t stream;
-
-/// Median device time of one call (us): 20 calls captured into a graph, launched `reps` times.
-template <class F>
-float graph_us(F f, int reps) {
-  f();  // the call's scratch is allocated outside the capture
-  cudaStreamSynchronize(stream);
-  cudaGraph_t g;
-  cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
-  for (int i = 0; i < 20; ++i) f();
-  cudaStreamEndCapture(stream, &g);
-  cudaGraphExec_t e;
-  cudaGraphInstantiate(&e, g, 0);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 2; ++r) {
-    cudaEventRecord(a, stream);
-    cudaGraphLaunch(e, stream);
-    cudaEventRecord(b, stream);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r >= 2) t.push_back(ms * 1e3f / 20);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  cudaGraphExecDestroy(e);
-  cudaGraphDestroy(g);
-  std::sort(t.begin(), t.end());
-  if (cudaGetLastError() != cudaSuccess) std::printf("(cuda error) ");
-  return t[t.size() / 2];
-}
 
 template <class T>
 std::vector<T> inputs(std::size_t n, bool special, std::uint64_t seed) {
@@ -135,7 +104,8 @@ void cells(const char* type, const char* op_name, std::size_t n, bool with_cub) 
     pp::reduce_into(policy, std::as_const(d.in).span(), d.out.span().subspan(0, 1), init, Op{});
   };
   std::printf("%-8s %-8s 2^%-2d  incl %8.2f  excl %8.2f  reduce_into %8.2f", type, op_name,
-              __builtin_ctzll(n), graph_us(incl, reps), graph_us(excl, reps), graph_us(red, reps));
+              __builtin_ctzll(n), graph_us(incl, stream, reps), graph_us(excl, stream, reps),
+              graph_us(red, stream, reps));
   if (with_cub) {
     std::size_t tb_scan = 0, tb_red = 0;
     cub::DeviceScan::InclusiveScan(nullptr, tb_scan, d.in.data(), d.out.data(), CubOp{}, (int)n);
@@ -150,8 +120,8 @@ void cells(const char* type, const char* op_name, std::size_t n, bool with_cub) 
       cub::DeviceReduce::Reduce(tmp, tb_red, d.in.data(), d.out.data(), (int)n, CubOp{}, init,
                                 stream);
     };
-    std::printf("  | CUB incl %8.2f  reduce %8.2f", graph_us(cub_scan, reps),
-                graph_us(cub_red, reps));
+    std::printf("  | CUB incl %8.2f  reduce %8.2f", graph_us(cub_scan, stream, reps),
+                graph_us(cub_red, stream, reps));
     cudaFree(tmp);
   }
   std::printf("\n");

@@ -3,8 +3,9 @@
 // CUB's DeviceReduce::Reduce, each captured 20 times into a CUDA graph (median of AB_REPS
 // launches / 20), at 2^16 and 2^20, for: the bench's argmin (branches), the same order with
 // selects only, a cheap commutative struct op (both fields added), and double plus (8 bytes,
-// an identity). Then each parprim call once more, alone, for ncu. Not part of the build:
-// SWEEP_BUILD=/tmp/probe bash dev/sweep.sh dev/struct_reduce_probe.cu
+// an identity). First checks both arg-min forms against the host's fold; with PROBE_NCU set,
+// runs each parprim call once, alone, for ncu. Not part of the build: bash
+// dev/struct_reduce_check.sh (or SWEEP_BUILD=/tmp/probe bash dev/sweep.sh <this file>).
 #include <cub/device/device_reduce.cuh>
 
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include <parprim/parprim.hpp>
+
+#include "median_time.cuh"
 
 namespace pp = parprim;
 
@@ -50,38 +53,6 @@ struct both_plus {
 cudaStream_t stream;
 int reps = 15;
 
-template <class F>
-float graph_us(F f) {
-  f();
-  cudaStreamSynchronize(stream);
-  cudaGraph_t g;
-  cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
-  for (int i = 0; i < 20; ++i) f();
-  cudaStreamEndCapture(stream, &g);
-  cudaGraphExec_t e;
-  cudaGraphInstantiate(&e, g, 0);
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 2; ++r) {
-    cudaEventRecord(a, stream);
-    cudaGraphLaunch(e, stream);
-    cudaEventRecord(b, stream);
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r >= 2) t.push_back(ms * 1e3f / 20);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  cudaGraphExecDestroy(e);
-  cudaGraphDestroy(g);
-  std::sort(t.begin(), t.end());
-  if (cudaGetLastError() != cudaSuccess) std::printf("(cuda error) ");
-  return t[t.size() / 2];
-}
-
 template <class T, class Op>
 void cell(const char* name, std::size_t n, const std::vector<T>& host, T init, bool ncu_only) {
   pp::device_buffer<T> in(std::vector<T>(host.begin(), host.begin() + n)), out(1);
@@ -101,8 +72,8 @@ void cell(const char* name, std::size_t n, const std::vector<T>& host, T init, b
   const auto theirs = [&] {
     cub::DeviceReduce::Reduce(tmp, tb, in.data(), out.data(), (int)n, Op{}, init, stream);
   };
-  std::printf("%-16s 2^%-2d parprim %7.2f  CUB %7.2f\n", name, __builtin_ctzll(n), graph_us(ours),
-              graph_us(theirs));
+  std::printf("%-16s 2^%-2d parprim %7.2f  CUB %7.2f\n", name, __builtin_ctzll(n),
+              graph_us(ours, stream, reps), graph_us(theirs, stream, reps));
   std::fflush(stdout);
   cudaFree(tmp);
 }

@@ -195,18 +195,18 @@ void scan(const launch_options& options, const In* in, T* out, std::size_t n, sc
     using K = typename key::key_type;
     const K init_key = init != nullptr ? key::of(*init) : K{};
     const K carry_key = carry != nullptr ? key::of(*carry) : K{};
+    const K* init_keys = init != nullptr ? &init_key : nullptr;
+    const K* carry_keys = carry != nullptr ? &carry_key : nullptr;
     const bool exclusive = kind == scan_kind::exclusive;
     if constexpr (keys == scan_keys::tiles) {
       using P = ordered_key_problem<max, T>;
-      run_plain_scan<S>(options, P{{in, out, n, op, exclusive, {}}, {}},
-                        init != nullptr ? &init_key : nullptr,
-                        carry != nullptr ? &carry_key : nullptr, fn);
+      run_plain_scan<S>(options, P{{in, out, n, op, exclusive, {}}, {}}, init_keys, carry_keys, fn);
     } else {
       using P = ordered_key_element_problem<max, T>;
       // the outputs are stored as the bits of their values
       run_plain_scan<S>(
           options, P{{in, reinterpret_cast<K*>(out), n, ordered_key_op<max, T>{}, exclusive, {}}},
-          init != nullptr ? &init_key : nullptr, carry != nullptr ? &carry_key : nullptr, fn);
+          init_keys, carry_keys, fn);
     }
   } else {
     using P = plain_problem<In, T, Op>;
