@@ -251,8 +251,8 @@ TEST(CudaExact, DoubleScansAreTheRoundedExactPrefixes) {
   scans_match_reference<double>();
 }
 
-/// `body(in)` for inputs of n = 2^24 + 5 elements in each of the real-valued, mixed-scale and
-/// cancelling mixes (about 8 float or 16 double warp tiles per warp on a GPU of 132
+/// `body(in)` for inputs of n = 2^24 + 5 elements in each of the real-valued, mixed-scale,
+/// spread and cancelling mixes (about 8 float or 16 double warp tiles per warp on a GPU of 132
 /// multiprocessors, where the sizes above give at most 4); skipped above
 /// PARPRIM_CUDA_TEST_MAX_N.
 template <class F, class Body>
@@ -264,8 +264,8 @@ void for_each_long_run(Body body) {
                  << "); the unrestricted CUDA test run covers it";
   const std::uint64_t seed = make_seed();
   SCOPED_TRACE(seed_trace(seed));
-  for (const pt::exact_mix mix :
-       {pt::exact_mix::uniform, pt::exact_mix::mixed_scale, pt::exact_mix::cancellation}) {
+  for (const pt::exact_mix mix : {pt::exact_mix::uniform, pt::exact_mix::mixed_scale,
+                                  pt::exact_mix::spread, pt::exact_mix::cancellation}) {
     SCOPED_TRACE(pt::exact_mix_name(mix));
     std::mt19937_64 rng(seed ^ static_cast<std::uint64_t>(mix));
     body(pt::exact_input<F>(mix, rng, n));
@@ -273,11 +273,12 @@ void for_each_long_run(Body body) {
 }
 
 /// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (exactly
-/// after a tile in an exact mode; for float results after a checked tile approximately with an
-/// error bound, read again when the bound grows or a proof fails; for double results read
-/// again after a checked tile), so every output must still be parprim::seq's, bit for bit, on
-/// real-valued inputs whose prefixes take the checked mode, and on mixed scales and cancelling
-/// triples; float (about 8 tiles a warp) and double (about 16).
+/// after a tile in an exact mode; after a checked tile approximately with an error bound, for
+/// float results in doubles, for double results as a double-double, read again when the bound
+/// grows or a proof fails), so every output must still be parprim::seq's, bit for bit, on
+/// real-valued inputs whose prefixes take the checked mode (exponents over -20..20 for double
+/// results), and on mixed scales and cancelling triples; float (about 8 tiles a warp) and
+/// double (about 16).
 template <class F>
 void long_scans_match_seq() {
   for_each_long_run<F>([](const std::vector<F>& in) {

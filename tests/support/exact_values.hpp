@@ -18,6 +18,8 @@ namespace parprim_test {
 enum class exact_mix {
   uniform,        ///< [-1, 1): the chunk path with one or two slices
   mixed_scale,    ///< [-1, 1) scaled by 2^-k, k in {0, 25, 45, 70, 100}: two, three slices or more
+  spread,         ///< [-1, 1) scaled by 2^k, k in -20..20: two float or three double slices a
+                  ///< tile, prefixes wider than two doubles (proved one by one)
   wide,           ///< every finite exponent (subnormals included), random sign and significand
   cancellation,   ///< triples (B, x, -B), |B| up to 2^(max - 2): prefixes jump and come back
   subnormal,      ///< subnormals and the smallest normals
@@ -31,9 +33,10 @@ enum class exact_mix {
 };
 
 inline constexpr exact_mix all_exact_mixes[] = {
-    exact_mix::uniform,   exact_mix::mixed_scale,  exact_mix::wide,         exact_mix::cancellation,
-    exact_mix::subnormal, exact_mix::signed_zeros, exact_mix::special,      exact_mix::overflow,
-    exact_mix::ties,      exact_mix::integers,     exact_mix::zero_prefixes};
+    exact_mix::uniform,      exact_mix::mixed_scale,  exact_mix::spread,
+    exact_mix::wide,         exact_mix::cancellation, exact_mix::subnormal,
+    exact_mix::signed_zeros, exact_mix::special,      exact_mix::overflow,
+    exact_mix::ties,         exact_mix::integers,     exact_mix::zero_prefixes};
 
 inline const char* exact_mix_name(exact_mix m) {
   switch (m) {
@@ -41,6 +44,8 @@ inline const char* exact_mix_name(exact_mix m) {
       return "uniform [-1, 1)";
     case exact_mix::mixed_scale:
       return "mixed scales";
+    case exact_mix::spread:
+      return "exponents -20..20";
     case exact_mix::wide:
       return "every exponent";
     case exact_mix::cancellation:
@@ -92,6 +97,9 @@ std::vector<F> exact_input(exact_mix mix, Rng& r, std::size_t n) {
         v[i] = std::ldexp(unit(), -k);
         break;
       }
+      case exact_mix::spread:
+        v[i] = std::ldexp(unit(), static_cast<int>(word() % 41) - 20);
+        break;
       case exact_mix::wide:
         v[i] = make(s, static_cast<U>(word() % (max_field + 1)), static_cast<U>(word()));
         break;

@@ -28,10 +28,13 @@
 ///      host's code, or for float results in checked mode `float_tile_proof` (the host's
 ///      proof against the tile's bound, in integer operations) and, where that fails, the tile
 ///      again with each output's own bound: proved correctly rounded, or the tile fails. A
-///      tile that fails (a prefix
-///      too close to a rounding boundary, zero of unknown sign, subnormal) or that the slices
-///      do not cover goes element by element: lane 0 adds each element to `A` and rounds it
-///      (exact, only slower). Then `A` takes the tile's slice sums.
+///      float tile that fails (a prefix too close to a rounding boundary, subnormal, zero) is
+///      scanned again with each output its bounds do not prove rounded from the exact prefix
+///      (the warp's superaccumulator plus the output's slice sums); a tile that fails that too
+///      (a zero of unknown sign), a double tile that fails, or a tile the slices do not cover
+///      goes element by element: lane 0 adds each element to `A` and rounds it (exact, only
+///      slower). Then `A` takes the tile's slice sums; it is carried from tile to tile in
+///      doubles (see warp_prefix) and read from the superaccumulator only now and then.
 /// Every output is the exact prefix rounded once, so the bits do not depend on the grid, the
 /// tile, the GPU or the stream, and equal the host backends'.
 
@@ -44,6 +47,14 @@
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_chunk.hpp>
 #include <parprim/detail/exact_scan.hpp>
+
+/// A development hook: the scan kernel names the paths it takes here (0: a read of the
+/// superaccumulator, 1: the exact-output pass, 2: a float tile's bound failed, 3: a carried
+/// prefix failed, 4: a tile element by element, 5 + the prefix mode, 8 / 9: a warp's run begins
+/// / ends, 10 + the tile's slices). dev/exact_scan_paths.cu counts them; here it is nothing.
+#ifndef PARPRIM_EXACT_SCAN_EVENT
+#define PARPRIM_EXACT_SCAN_EVENT(kind) ((void)0)
+#endif
 
 namespace parprim::detail::cuda {
 
@@ -190,6 +201,25 @@ struct float_tile_proof {
   }
 };
 
+/// \brief The prefix `sum + s[0] + ... + s[Levels - 1]` (the warp's superaccumulator and the
+/// exact slice sums of the tile up to an output) rounded once into `out`: an output no bound
+/// could prove. 1 where that prefix is zero and `zero_unknown` (its sign then depends on
+/// operands this does not see), else 0. Out of line: its copy of the superaccumulator and the
+/// rounding would crowd the registers of the pass that calls it, for the few outputs that
+/// take it.
+template <int Levels, class F>
+__device__ __noinline__ std::uint64_t exact_output(const exact_accumulator<F>& sum, const double* s,
+                                                   std::uint64_t zero_unknown, F& out) {
+  exact_accumulator<F> prefix = sum;
+  for (int l = 0; l < Levels; ++l) prefix.add_exact_double(s[l]);
+  if (prefix.holds_zero()) {
+    out = F(0);  // +0: an operand other than -0 came before (zero_unknown is 0)
+    return zero_unknown;
+  }
+  out = prefix.template round<F>();
+  return 0;
+}
+
 /// \brief The fast path of a tile (see the file comment): `to` receives every output (row by
 /// row, also when a later row fails: the caller then writes them all again) and `sums` the
 /// tile's `Levels` slice sums; false (on every lane) if an output could not be
@@ -197,10 +227,15 @@ struct float_tile_proof {
 /// against the tile's bound (float_tile_proof), and with `PrefixBounds` an output that bound
 /// cannot prove against its own (exact::round_prefix), which the caller tries only when the
 /// tile's bound alone fails: its branch in every output's path costs more than the retry.
-template <int Levels, exact::prefix_mode Mode, bool Exclusive, bool PrefixBounds = false, class F>
-__device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_lo,
+/// With `ExactOutputs` (checked mode, `exact_sum` the superaccumulator of everything before
+/// the tile) an output that no bound proves is rounded from the exact prefix (exact_output),
+/// so only a zero prefix of unknown sign fails.
+template <int Levels, exact::prefix_mode Mode, bool Exclusive, bool PrefixBounds = false,
+          bool ExactOutputs = false, class F>
+__device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_lo, double a_err,
                                  std::uint64_t zero_unknown, unsigned lane,
-                                 const tile_output<F>& to, double (&sums)[exact::max_levels]) {
+                                 const tile_output<F>& to, double (&sums)[exact::max_levels],
+                                 const exact_accumulator<F>* exact_sum = nullptr) {
   constexpr unsigned all = 0xffffffffu;
   constexpr unsigned v = exact_vector_v<F>;
   constexpr unsigned rows = exact_items_v<F> / v;
@@ -249,6 +284,8 @@ __device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_l
         // where the tile's bound cannot prove it (it is loosest near zero), the prefix's own
         std::uint64_t f = exact::round_prefix_in_chunk<Levels>(a_hi, s, bound, y.v[e]);
         if (f != 0) f = exact::round_prefix<Levels>(a_hi, a_lo, s, y.v[e]);
+        if constexpr (ExactOutputs)
+          if (f != 0) f = exact_output<Levels>(*exact_sum, s, zero_unknown, y.v[e]);
         failed |= f;
       } else if constexpr (tile_bounded) {
         double u = __dadd_rn(a_hi, s[0]);
@@ -257,7 +294,7 @@ __device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_l
         y.v[e] = __double2float_rn(u);
         failed |= proof.fails(u);
       } else
-        failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y.v[e], zero_unknown);
+        failed |= exact::prefix_value<Levels, Mode>(a_hi, a_lo, s, y.v[e], zero_unknown, a_err);
     }
     // (a tile whose proof fails is written again, element by element)
     to.store_row(k, lane, y);
@@ -328,26 +365,50 @@ __device__ __noinline__ bool scan_tile_prefix_bounds(const F* tile, int top, dou
                                                      const tile_output<F>& to,
                                                      double (&sums)[exact::max_levels]) {
   return scan_tile_slices<Levels, exact::prefix_mode::checked, Exclusive, true>(
-      tile, top, a_hi, a_lo, 0, lane, to, sums);
+      tile, top, a_hi, a_lo, 0.0, 0, lane, to, sums);
+}
+
+/// \brief A tile again after its fast path failed, in checked mode, every output that no
+/// bound proves rounded from the exact prefix (`exact_sum`, everything before the tile: the
+/// warp's superaccumulator, flushed). Fails only on a zero prefix of unknown sign. Float
+/// results, `levels` 1 to 3; out of line, as scan_tile_prefix_bounds.
+template <bool Exclusive, class F>
+__device__ __noinline__ bool scan_tile_exact_outputs(int levels, const F* tile, int top,
+                                                     double a_hi, double a_lo,
+                                                     std::uint64_t zero_unknown, unsigned lane,
+                                                     const tile_output<F>& to,
+                                                     double (&sums)[exact::max_levels],
+                                                     const exact_accumulator<F>& exact_sum) {
+  const auto slices = [&](auto levels_constant) {
+    constexpr int L = decltype(levels_constant)::value;
+    return scan_tile_slices<L, exact::prefix_mode::checked, Exclusive, true, true>(
+        tile, top, a_hi, a_lo, 0.0, zero_unknown, lane, to, sums, &exact_sum);
+  };
+  if (levels == 1) return slices(std::integral_constant<int, 1>{});
+  if (levels == 2) return slices(std::integral_constant<int, 2>{});
+  return slices(std::integral_constant<int, 3>{});
 }
 
 /// \brief scan_tile_slices for the run-time number of slices and mode; float results in
 /// checked mode are tried against the tile's bound alone first, then with the prefixes' own.
 template <bool Exclusive, class F>
 __device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F* tile, int top,
-                               double a_hi, double a_lo, std::uint64_t zero_unknown, unsigned lane,
-                               const tile_output<F>& to, double (&sums)[exact::max_levels]) {
+                               double a_hi, double a_lo, double a_err, std::uint64_t zero_unknown,
+                               unsigned lane, const tile_output<F>& to,
+                               double (&sums)[exact::max_levels]) {
   using exact::prefix_mode;
   const auto with_levels = [&](auto m) {
     constexpr prefix_mode M = decltype(m)::value;
     constexpr bool retry = M == prefix_mode::checked && sizeof(F) == 4;
     const auto slices = [&](auto levels_constant) {
       constexpr int L = decltype(levels_constant)::value;
-      bool proved =
-          scan_tile_slices<L, M, Exclusive>(tile, top, a_hi, a_lo, zero_unknown, lane, to, sums);
+      bool proved = scan_tile_slices<L, M, Exclusive>(tile, top, a_hi, a_lo, a_err, zero_unknown,
+                                                      lane, to, sums);
       if constexpr (retry)
-        if (!proved)
+        if (!proved) {
+          PARPRIM_EXACT_SCAN_EVENT(2);
           proved = scan_tile_prefix_bounds<L, Exclusive>(tile, top, a_hi, a_lo, lane, to, sums);
+        }
       return proved;
     };
     if (levels == 1) return slices(std::integral_constant<int, 1>{});
@@ -365,13 +426,14 @@ __device__ bool scan_tile_fast(int levels, exact::prefix_mode mode, const F* til
 /// \brief The exact sum before a warp's next tile: the superaccumulator `acc` (shared memory,
 /// lane 0's) plus `pending`, the slice sums of the fast tiles not yet added to it; and, while
 /// `known`, that sum read as `a_hi + a_lo` (exactly if `exact`; for float results after a
-/// checked tile, `a_hi` within 2 |a_lo| of it). After a fast tile whose prefix mode was exact
-/// (exact_double, exact_pair) the new sum is known exactly without reading the
-/// superaccumulator: `a_hi + S_0 + S_1 + S_2` (exact_double), or `r + e` from the TwoSums of
-/// exact_pair; after a checked tile of float results, approximately with its error bound
-/// (add_tile). Only a tile after an element-by-element one, a checked one of double results, or
-/// a float one whose bound grew too wide reads it (rounding 6 or 34 limbs on lane 0), and a
-/// tile whose carried prefix fails a proof. Warp-uniform (every lane holds the same).
+/// checked tile, `a_hi` within 2 |a_lo| of it; for double results within `a_err` more than a
+/// read leaves). After a fast tile whose prefix mode was exact (exact_double, exact_pair) the
+/// new sum is known exactly without reading the superaccumulator: `a_hi + S_0 + S_1 + S_2`
+/// (exact_double), or `r + e` from the TwoSums of exact_pair; after a checked tile,
+/// approximately with its error bound (add_tile: float results in doubles, double results as a
+/// double-double). Only a tile after an element-by-element one or one whose bound grew too
+/// wide reads it (rounding 6 or 34 limbs on lane 0), and a tile whose carried prefix fails a
+/// proof. Warp-uniform (every lane holds the same).
 template <class F>
 struct warp_prefix {
   warp_digits<F> pending;
@@ -382,6 +444,7 @@ struct warp_prefix {
   bool nonzero;  ///< an operand other than -0 came before (a zero prefix is then +0)
   double a_hi;
   double a_lo;
+  double a_err;  ///< double results: |A - a_hi - a_lo| <= a_err + what a read leaves
 
   __device__ void clear() {
     pending.clear();
@@ -405,6 +468,7 @@ struct warp_prefix {
   /// infinity, a NaN or beyond the doubles.
   __device__ void read(exact_accumulator<F>& acc, unsigned lane) {
     constexpr unsigned all = 0xffffffffu;
+    PARPRIM_EXACT_SCAN_EVENT(0);
     flush(acc, lane);
     int ok = 0, is_exact = 0, is_nonzero = 0;
     bool read_exact = false;
@@ -418,6 +482,7 @@ struct warp_prefix {
     nonzero = __shfl_sync(all, is_nonzero, 0) != 0;
     a_hi = __shfl_sync(all, a_hi, 0);
     a_lo = __shfl_sync(all, a_lo, 0);
+    a_err = 0;
   }
 
   /// \brief After a fast tile with slice sums `sums` computed in `mode`.
@@ -446,8 +511,35 @@ struct warp_prefix {
       exact = false;
       known = a_lo <= 0x1p-48 * fabs(a_hi);  // (false for a zero, an infinity or a NaN)
     } else {
-      known = false;
+      // checked, double results: A carried as a double-double, each slice sum added to a_hi by
+      // TwoSum, whose exact error goes into a_lo by TwoSum, whose error goes into the bound
+      // a_err; then a_hi, a_lo renormalized (exactly). A read that was not exact left A within
+      // 2^-53 |a_lo| of a_hi + a_lo, which goes into a_err too. round_prefix takes a_err into
+      // its bound. The sum is read again when a_err passes 2^-90 |a_hi| (each tile adds about
+      // 2^-106 |a_hi| a slice; a prefix near a_hi in magnitude then fails its proof about once
+      // in 2^36, and a tile that fails is tried again from an exact read).
+      double u = a_hi, c = a_lo, err = a_err + (exact ? 0.0 : 0x1p-53 * fabs(a_lo));
+      bool sums_exact = exact;
+      for (int l = 0; l < levels; ++l) {
+        const double e = two_sum(u, sums[l], u);
+        const double rest = two_sum(c, e, c);
+        err += fabs(rest);
+        sums_exact &= rest == 0;
+      }
+      a_lo = two_sum(u, c, a_hi);
+      a_err = err * (1.0 + 0x1p-50);
+      exact = sums_exact;
+      known = a_err <= 0x1p-90 * fabs(a_hi) && fabs(a_hi) <= 0x1p1000;  // (false for a NaN)
     }
+  }
+
+  /// \brief sum = RN(a + b); returns the exact error a + b - sum (TwoSum).
+  static __device__ double two_sum(double a, double b, double& sum) {
+    const double s = __dadd_rn(a, b);
+    const double bb = __dsub_rn(s, a);
+    const double e = __dadd_rn(__dsub_rn(a, __dsub_rn(s, bb)), __dsub_rn(b, bb));
+    sum = s;
+    return e;
   }
 };
 
@@ -475,6 +567,7 @@ __device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* t
   constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
+  PARPRIM_EXACT_SCAN_EVENT(10 + levels);
   // (a prefix carried from the tiles before that fails a proof is read exactly and tried again)
   for (int attempt = 0; levels > 0 && attempt < 2; ++attempt) {
     const bool carried = prefix.known;
@@ -482,19 +575,41 @@ __device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* t
     if (!prefix.known) break;
     const exact::prefix_mode mode =
         exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
+    PARPRIM_EXACT_SCAN_EVENT(5 + int(mode));
     // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
     // (inclusive) the tile's first element, which every prefix of the tile holds
     const bool first_nonzero = __builtin_bit_cast(bits, tile[0]) != negative_zero;
     const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
     double sums[exact::max_levels];
-    if (scan_tile_fast<Exclusive>(levels, mode, tile, top, prefix.a_hi, prefix.a_lo, zero_unknown,
-                                  lane, to, sums)) {
+    // (double results carry an error bound in checked mode; float results none)
+    const double a_err = sizeof(F) == 8 ? prefix.a_err : 0.0;
+    if (scan_tile_fast<Exclusive>(levels, mode, tile, top, prefix.a_hi, prefix.a_lo, a_err,
+                                  zero_unknown, lane, to, sums)) {
       prefix.add_tile(sums, levels, mode, survey.not_only_negative_zeros, lane);
       return;
     }
-    if (!carried) break;
-    prefix.known = false;
+    if (carried) {
+      PARPRIM_EXACT_SCAN_EVENT(3);
+      prefix.known = false;
+      continue;
+    }
+    // float results: an output no bound proves from the exact read (a prefix very near a
+    // rounding boundary, as a few of 2^28 random ones are) is rounded from the exact prefix, in
+    // a pass over the tile again. (Double results carry about 50 bits beyond the result's, and
+    // fail where a float's 29 would not; their call site alone spills the kernel's registers.)
+    if constexpr (sizeof(F) == 4) {
+      PARPRIM_EXACT_SCAN_EVENT(1);
+      prefix.flush(acc, lane);
+      if (scan_tile_exact_outputs<Exclusive>(levels, tile, top, prefix.a_hi, prefix.a_lo,
+                                             zero_unknown, lane, to, sums, acc)) {
+        prefix.add_tile(sums, levels, exact::prefix_mode::checked, survey.not_only_negative_zeros,
+                        lane);
+        return;
+      }
+    }
+    break;
   }
+  PARPRIM_EXACT_SCAN_EVENT(4);
   // element by element, in sequence order, on lane 0 (every output written again)
   prefix.flush(acc, lane);
   prefix.known = false;
@@ -624,6 +739,7 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
   for (unsigned s = 0; s < stages; ++s) start_load(first + s * tile, s);
   warp_prefix<F> prefix;
   prefix.clear();
+  PARPRIM_EXACT_SCAN_EVENT(8);
   unsigned i = 0;
   for (std::size_t t = first; t < last; t += tile, ++i) {
     const unsigned s = i % stages;
@@ -638,6 +754,7 @@ __global__ void __launch_bounds__(BlockSize, MinBlocks)
     __syncwarp();  // (every lane has read the stage before it is loaded again)
     start_load(t + stages * tile, s);
   }
+  PARPRIM_EXACT_SCAN_EVENT(9);
 }
 
 }  // namespace parprim::detail::cuda

@@ -89,15 +89,17 @@ PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const d
 /// \brief As above for double results, with the prefix as the unevaluated sum r + e and the
 /// candidate r: the rest (|e| and the bound) must stay below half r's last place, a quarter
 /// when r is a power of two, and r must be neither tiny (its last place near the subnormals)
-/// nor huge.
+/// nor huge. `a_err` (the GPU scan's carried prefix, kernels/scan_exact_sum.cuh): the prefix
+/// before the chunk may differ from a_hi + a_lo by a_err more than a read leaves (0 after a
+/// read); the bound takes it twice.
 template <int Levels>
 PARPRIM_HOST_DEVICE std::uint64_t round_prefix(double a_hi, double a_lo, const double* s,
-                                               double& out) {
+                                               double& out, double a_err = 0) {
   const double h = a_hi + s[0];  // TwoSum: a_hi + s[0] == h + l exactly
   const double hb = h - a_hi;
   const double l = (a_hi - (h - hb)) + (s[0] - hb);
   double t = l + a_lo;
-  double magnitude = magnitude_of(l) + magnitude_of(a_lo);
+  double magnitude = magnitude_of(l) + magnitude_of(a_lo) + 0x1p51 * a_err;
   for (int k = 1; k < Levels; ++k) {
     t += s[k];
     magnitude += magnitude_of(s[k]);
@@ -165,10 +167,11 @@ enum class prefix_mode {
 /// `out`; returns 1 if it could not be proved, else 0. An exact prefix of zero is +0 when an
 /// operand other than -0 came before it (`zero_unknown` 0: the caller knows one did; the
 /// `+ F(0)` turns a -0 into +0 and leaves every other value as it is), else its sign needs the
-/// flags (`zero_unknown` 1: a zero prefix returns 1).
+/// flags (`zero_unknown` 1: a zero prefix returns 1). `a_err`: as round_prefix's for double
+/// results (checked mode; 0 elsewhere).
 template <int Levels, prefix_mode Mode, class F>
 PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const double* s, F& out,
-                                               std::uint64_t zero_unknown) {
+                                               std::uint64_t zero_unknown, double a_err = 0) {
   if constexpr (Mode == prefix_mode::exact_double) {
     double u = a_hi + s[0];
     for (int l = 1; l < Levels; ++l) u += s[l];
@@ -184,7 +187,10 @@ PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const d
     return (less(0.0, magnitude_of(r)) ^ 1) & zero_unknown;
   } else {
     (void)zero_unknown;  // (a zero prefix is never proved here: round_prefix returns 1)
-    return round_prefix<Levels>(a_hi, a_lo, s, out);
+    if constexpr (sizeof(F) == 8)
+      return round_prefix<Levels>(a_hi, a_lo, s, out, a_err);
+    else
+      return round_prefix<Levels>(a_hi, a_lo, s, out);
   }
 }
 
