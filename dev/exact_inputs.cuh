@@ -1,13 +1,16 @@
 #pragma once
 // Scratch (dev/ only): the exact_plus sweeps' inputs, real-valued (not the bench's small
-// integers): uniform in (-1, 1), or (`wide`) with exponents spread over -20..20.
+// integers): uniform in (-1, 1), or (`wide`) with exponents spread over -20..20; from `seed`, or
+// a fresh one.
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <vector>
 
 template <class F>
-std::vector<F> exact_sweep_inputs(std::size_t n, bool wide) {
-  std::mt19937_64 rng(std::random_device{}());
+std::vector<F> exact_sweep_inputs(std::size_t n, bool wide,
+                                  std::uint64_t seed = std::random_device{}()) {
+  std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::uniform_int_distribution<int> e(-20, 20);
   std::vector<F> h(n);

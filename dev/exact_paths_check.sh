@@ -3,7 +3,8 @@
 # CMake): the CUDA library sources and tests/cuda/exact_test.cu (GoogleTest) against this tree;
 # the same test program with three mutations the exact tests must catch
 # (kernels/scan_exact_sum.cuh: exact_output rounds one last place up; the double results'
-# carried prefix drops its low part; in scan_tile_by_lanes lane 0 counts its own elements twice); dev/exact_scan_paths.cu (the paths each seed takes, and their times); and
+# carried prefix drops its low part; in scan_tile_by_lanes lane 0 counts its own elements
+# twice); dev/exact_scan_paths.cu (the paths each seed takes, and their times); and
 # dev/exact_scan_ab.cu against this tree and against build-ab/old-tree (an earlier commit's
 # include/, backends/ and src/, carried). Then the exact tests, the mutated ones, the probe
 # (narrow and wide inputs), AB_PAIRS pairs of the A/B (old, new) and compute-sanitizer

@@ -40,6 +40,7 @@ __device__ __forceinline__ void probe_event(int kind) {
 #include <parprim/parprim.hpp>
 
 #include "../tests/support/exact_values.hpp"
+#include "exact_inputs.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
@@ -62,15 +63,10 @@ static const char* names[probe_kinds] = {"reads",
 
 template <class F>
 void run(std::size_t n, unsigned seed, bool wide, int mix = -1) {
-  std::vector<F> h(n);
   std::mt19937_64 rng(seed);
-  if (mix >= 0) {
-    h = parprim_test::exact_input<F>(parprim_test::all_exact_mixes[mix], rng, n);
-  } else {
-    std::uniform_real_distribution<double> u(-1.0, 1.0);
-    std::uniform_int_distribution<int> e(-20, 20);
-    for (auto& x : h) x = static_cast<F>(wide ? std::ldexp(u(rng), e(rng)) : u(rng));
-  }
+  const std::vector<F> h =
+      mix >= 0 ? parprim_test::exact_input<F>(parprim_test::all_exact_mixes[mix], rng, n)
+               : exact_sweep_inputs<F>(n, wide, seed);
   std::vector<F> ref(n);
   pp::inclusive_scan(pp::seq, std::span<const F>(h), std::span<F>(ref), pp::exact_plus{});
   F *in = nullptr, *out = nullptr;

@@ -571,6 +571,26 @@ __device__ exact_accumulator<F> shuffle_accumulator_up(const exact_accumulator<F
   return o;
 }
 
+/// \brief `count` elements of the tile from `first`, in order, onto `run`: each output the
+/// rounded running sum before (exclusive) or after (inclusive) its element.
+template <bool Exclusive, class F>
+__device__ __forceinline__ void scan_tile_elements(exact_accumulator<F>& run, const F* tile,
+                                                   const tile_output<F>& to, std::size_t first,
+                                                   std::size_t count) {
+  for (std::size_t j = 0; j < count; ++j) {
+    const F element = tile[first + j];
+    if (Exclusive) to.out[to.t + first + j] = run.template round<F>();
+    run.add(element);
+    if (!Exclusive) to.out[to.t + first + j] = run.template round<F>();
+  }
+}
+
+/// \brief The number of the warp tile's elements `to` writes (the last tile may be short).
+template <class F>
+__device__ __forceinline__ std::size_t tile_count(const tile_output<F>& to) {
+  return to.end - to.t < exact_warp_tile_v<F> ? to.end - to.t : exact_warp_tile_v<F>;
+}
+
 /// \brief A tile element by element, exactly (the fallback of scan_surveyed_tile): lane l
 /// takes the tile's elements [l * m, (l + 1) * m), m = tile / 32; the lanes' superaccumulators
 /// of their elements are scanned across the warp (shuffles, merges), each lane adds `acc` (the
@@ -584,27 +604,23 @@ template <bool Exclusive, class F>
 __device__ __noinline__ void scan_tile_by_lanes(const F* tile, const tile_output<F>& to,
                                                 unsigned lane, exact_accumulator<F>& acc) {
   constexpr unsigned per_lane = unsigned(exact_warp_tile_v<F>) / warp_threads;
-  const std::size_t count =
-      to.end - to.t < exact_warp_tile_v<F> ? to.end - to.t : exact_warp_tile_v<F>;
+  const std::size_t count = tile_count(to);
   const unsigned first = lane * per_lane;
   // the lane's elements (-0 past the end, which adds nothing and leaves the flags alone)
   exact_accumulator<F> run{};
   for (unsigned j = 0; j < per_lane; ++j) run.add(tile[first + j]);
   // inclusive scan across the lanes, then the lanes before this one and `acc`
   for (unsigned offset = 1; offset < warp_threads; offset *= 2) {
-    const exact_accumulator<F> before = shuffle_accumulator_up(run, offset);
-    if (lane >= offset) run.merge(before);
+    const exact_accumulator<F> lower = shuffle_accumulator_up(run, offset);
+    if (lane >= offset) run.merge(lower);
   }
   exact_accumulator<F> before = shuffle_accumulator_up(run, 1);
   if (lane == 0) before = exact_accumulator<F>{};
   run = acc;
   run.merge(before);
-  for (unsigned j = 0; j < per_lane && first + j < count; ++j) {
-    const F element = tile[first + j];
-    if (Exclusive) to.out[to.t + first + j] = run.template round<F>();
-    run.add(element);
-    if (!Exclusive) to.out[to.t + first + j] = run.template round<F>();
-  }
+  scan_tile_elements<Exclusive>(
+      run, tile, to, first,
+      count <= first ? 0 : (count - first < per_lane ? count - first : per_lane));
   // (past the end, -0s: the last lane's sum is `acc` + the tile's elements without them)
   __syncwarp();  // (every lane has read `acc`)
   if (lane == warp_threads - 1) acc = run;
@@ -674,16 +690,7 @@ __device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* t
   } else {
     // double results on lane 0, in sequence order: scan_tile_by_lanes' call site spills the
     // kernel's registers for doubles (7-11 % slower on tiles that never take it, H200)
-    if (lane == 0) {
-      const std::size_t count =
-          to.end - to.t < exact_warp_tile_v<F> ? to.end - to.t : exact_warp_tile_v<F>;
-      for (std::size_t j = 0; j < count; ++j) {
-        const F element = tile[j];
-        if (Exclusive) to.out[to.t + j] = acc.template round<F>();
-        acc.add(element);
-        if (!Exclusive) to.out[to.t + j] = acc.template round<F>();
-      }
-    }
+    if (lane == 0) scan_tile_elements<Exclusive>(acc, tile, to, 0, tile_count(to));
     __syncwarp();
   }
 }
