@@ -272,10 +272,11 @@ void for_each_long_run(Body body) {
   }
 }
 
-/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (exactly
-/// after a tile in an exact mode; after a checked tile approximately with an error bound, for
-/// float results in doubles, for double results as a double-double, read again when the bound
-/// grows or a proof fails), so every output must still be parprim::seq's, bit for bit, on
+/// Long runs of tiles: the one-pass scan carries each block tile's prefix through its
+/// look-back, and in place the two launches carry each warp's from tile to tile (exactly after
+/// a tile in an exact mode; after a checked tile approximately with an error bound, for float
+/// results in doubles, for double results as a double-double, read again when the bound grows
+/// or a proof fails), so every output must still be parprim::seq's, bit for bit, on
 /// real-valued inputs whose prefixes take the checked mode (exponents over -20..20 for double
 /// results), and on mixed scales and cancelling triples; float (about 8 tiles a warp) and
 /// double (about 16).
@@ -293,6 +294,11 @@ void long_scans_match_seq() {
     parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
     parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
     EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
+    // in place: the two launches (the one-pass scan needs its input intact)
+    parprim::device_buffer<F> inout(in);
+    parprim::exclusive_scan(parprim::cuda, std::as_const(inout).span(), inout.span(), init,
+                            parprim::exact_plus{});
+    EXPECT_EQ(first_difference(inout.to_host(), host), "") << "exclusive in place vs seq";
   });
 }
 
@@ -301,6 +307,52 @@ TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
 }
 TEST(CudaExact, DoubleLongRunsOfTilesPerWarpMatchSeq) {
   long_scans_match_seq<double>();
+}
+
+/// The one-pass scan hands a call over to the two launches when a tile cannot be carried as
+/// two doubles (exponents too far apart for its slices; an infinity): placed in the middle,
+/// late (after block tiles the one pass has written) and in the last element, on top of
+/// uniform values, every output must still be parprim::seq's, inclusive and exclusive.
+template <class F>
+void handed_over_scans_match_seq() {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = make_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<F> uniform(F(-1), F(1));
+  const std::size_t n = std::min<std::size_t>(1000003, scans::scan_max_n());
+  if (n < 4) GTEST_SKIP() << "PARPRIM_CUDA_TEST_MAX_N is below 4";
+  const F big = sizeof(F) == 4 ? F(1e38) : F(1e300);
+  parprim::device_buffer<F> o(n);
+  std::vector<F> host(n);
+  for (const std::size_t at : {n / 2, n - n / 8, n - 1}) {
+    for (const bool infinity : {false, true}) {
+      SCOPED_TRACE("at " + std::to_string(at) + (infinity ? ", an infinity" : ", +-big"));
+      std::vector<F> in(n);
+      for (F& x : in) x = uniform(rng);
+      if (infinity) {
+        in[at] = std::numeric_limits<F>::infinity();
+      } else {
+        in[at - 1] = big;  // (the tile's exponents span more than its slices cover)
+        in[at] = -big;
+      }
+      const parprim::device_buffer<F> d(in);
+      parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
+      parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
+      EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
+      const F init = static_cast<F>(0.75);
+      parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
+      parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
+      EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
+    }
+  }
+}
+
+TEST(CudaExact, FloatScansHandedOverMidCallMatchSeq) {
+  handed_over_scans_match_seq<float>();
+}
+TEST(CudaExact, DoubleScansHandedOverMidCallMatchSeq) {
+  handed_over_scans_match_seq<double>();
 }
 
 /// Long runs of tiles per warp in the exact sum: each warp adds many tiles' slices to its

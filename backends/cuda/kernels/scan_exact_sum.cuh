@@ -222,6 +222,38 @@ __device__ __noinline__ std::uint64_t exact_output(const exact_accumulator<F>& s
   return 0;
 }
 
+/// \brief The slices of a tile's elements below 2^top (exact::plan_levels): element x is
+/// q[0] + ... + q[Levels - 1] exactly, q[l] a multiple of slice l's last place, so sums of any
+/// grouping of a tile's slices are exact (the exact sum's slicing, kernels/reduce_exact_sum.cuh).
+template <int Levels>
+struct tile_slicer {
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+
+  __device__ explicit tile_slicer(int top) {
+#pragma unroll
+    for (int l = 0; l + 1 < Levels; ++l)
+      sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  }
+  template <class Q>
+  __device__ __forceinline__ void slice(double r, Q& q) const {
+#pragma unroll
+    for (int l = 0; l + 1 < Levels; ++l) {
+      q[l] = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
+      r = __dsub_rn(r, q[l]);
+    }
+    q[Levels - 1] = r;
+  }
+};
+
+/// \brief sum = RN(a + b); returns the exact error a + b - sum (TwoSum).
+__device__ __forceinline__ double two_sum(double a, double b, double& sum) {
+  const double s = __dadd_rn(a, b);
+  const double bb = __dsub_rn(s, a);
+  const double e = __dadd_rn(__dsub_rn(a, __dsub_rn(s, bb)), __dsub_rn(b, bb));
+  sum = s;
+  return e;
+}
+
 /// \brief The fast path of a tile (see the file comment): `to` receives every output (row by
 /// row, also when a later row fails: the caller then writes them all again) and `sums` the
 /// tile's `Levels` slice sums; false (on every lane) if an output could not be
@@ -241,10 +273,7 @@ __device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_l
   constexpr unsigned all = 0xffffffffu;
   constexpr unsigned v = exact_vector_v<F>;
   constexpr unsigned rows = exact_items_v<F> / v;
-  double sigma[Levels > 1 ? Levels - 1 : 1];
-#pragma unroll
-  for (int l = 0; l + 1 < Levels; ++l)
-    sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  const tile_slicer<Levels> slicer(top);
   double carry[Levels];  // the rows before, the same on every lane
 #pragma unroll
   for (int l = 0; l < Levels; ++l) carry[l] = 0.0;
@@ -259,13 +288,7 @@ __device__ bool scan_tile_slices(const F* tile, int top, double a_hi, double a_l
     const vector16<F> x = tile_row(tile, k, lane);
 #pragma unroll
     for (unsigned e = 0; e < v; ++e) {
-      double r = static_cast<double>(x.v[e]);
-#pragma unroll
-      for (int l = 0; l + 1 < Levels; ++l) {
-        q[e][l] = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
-        r = __dsub_rn(r, q[e][l]);
-      }
-      q[e][Levels - 1] = r;
+      slicer.slice(static_cast<double>(x.v[e]), q[e]);
 #pragma unroll
       for (int l = 0; l < Levels; ++l)
         run[e][l] = e == 0 ? q[e][l] : __dadd_rn(run[e - 1][l], q[e][l]);
@@ -534,15 +557,6 @@ struct warp_prefix {
       known = a_err <= 0x1p-90 * fabs(a_hi) && fabs(a_hi) <= 0x1p1000;  // (false for a NaN)
     }
   }
-
-  /// \brief sum = RN(a + b); returns the exact error a + b - sum (TwoSum).
-  static __device__ double two_sum(double a, double b, double& sum) {
-    const double s = __dadd_rn(a, b);
-    const double bb = __dsub_rn(s, a);
-    const double e = __dadd_rn(__dsub_rn(a, __dsub_rn(s, bb)), __dsub_rn(b, bb));
-    sum = s;
-    return e;
-  }
 };
 
 /// \brief A lane's elements of a warp tile in shared memory, row by row (x[k*V + e] is element
@@ -717,12 +731,21 @@ inline __device__ void warp_run(std::size_t n, std::size_t per_warp, unsigned wa
   last = first >= n ? first : (n - first < per_warp ? n : first + per_warp);
 }
 
+/// \brief The word the one-pass scan (kernels/scan_exact_one_pass.cuh) leaves in its status
+/// memory for a call of `epoch` that the two launches must redo: a status word's form
+/// (`epoch << 2 | kind`) with a kind no look-back publishes, so no earlier call's word equals it.
+__host__ __device__ constexpr unsigned exact_redo_word(unsigned epoch) {
+  return epoch << 2 | 3u;
+}
+
 /// \brief Launch 1 (see the file comment): the exact sum of every warp's run into
 /// `warp_sums`, and of every block's into `block_words` (its digit words: word_count a block).
 template <unsigned BlockSize, class Load, class F>
 __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
     scan_exact_partials_kernel(Load load, std::size_t n, std::size_t per_warp,
-                               exact_accumulator<F>* warp_sums, std::int64_t* block_words) {
+                               exact_accumulator<F>* warp_sums, std::int64_t* block_words,
+                               const unsigned* redo, unsigned epoch) {
+  if (redo != nullptr && *redo != exact_redo_word(epoch)) return;  // (nothing to redo)
   constexpr unsigned warps = BlockSize / warp_threads;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
@@ -751,14 +774,18 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
 
 /// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
 /// `start` and everything before it, through `stages` (1 or 2) tiles a warp in dynamic shared
-/// memory (`exact_scan_stages<F>::warp_bytes(stages)` a warp).
+/// memory (`exact_scan_stages<F>::warp_bytes(stages)` a warp). Both launches return at once
+/// where `redo` is given and does not hold exact_redo_word(epoch) (kernels/
+/// scan_exact_one_pass.cuh).
 /// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
 template <unsigned BlockSize, bool Exclusive, class Load, class F,
           unsigned MinBlocks = exact_scan_tuning::scan_blocks_per_sm>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
     scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
                           const exact_accumulator<F>* warp_sums, const std::int64_t* block_words,
-                          exact_accumulator<F> start, unsigned stages) {
+                          exact_accumulator<F> start, unsigned stages, const unsigned* redo,
+                          unsigned epoch) {
+  if (redo != nullptr && *redo != exact_redo_word(epoch)) return;
   constexpr unsigned warps = BlockSize / warp_threads;
   constexpr unsigned words = warp_digits<F>::word_count;
   constexpr std::size_t tile = exact_warp_tile_v<F>;

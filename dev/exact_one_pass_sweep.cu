@@ -1,0 +1,94 @@
+// Scratch (dev/ only): the one-pass exact_plus scan (kernels/scan_exact_one_pass.cuh) with 2, 4
+// and 8 warps a block tile, beside the two launches and the plain `plus` scan, in one process:
+// each configuration's one-pass kernel alone (its outputs compared bit for bit with the two
+// launches': equal unless a tile handed the call over, which the line then says), then the
+// whole driver (one pass + the gated two launches), CUDA-event medians of 15 calls. Inputs
+// from fixed seeds (splitmix64), as dev/exact_scan_ab.cu: float32 2^28 and 2^24, float64 2^27,
+// uniform in (-1, 1) and with exponents over -20..20. Built with SWEEP_HOST_ONLY=1 by
+// dev/sweep.sh (it instantiates the drivers itself).
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <parprim/backends/cuda/detail/exact_scan_launch.cuh>
+#include <parprim/parprim.hpp>
+#include <vector>
+
+#include "median_time.cuh"
+
+namespace pp = parprim;
+namespace ppc = parprim::detail::cuda;
+
+static std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+// the driver without its fallback: the one-pass kernel alone
+template <class F, class Load, unsigned Warps>
+struct one_pass_alone : ppc::exact_scan_one_pass<F, Load, Warps> {
+  using base = ppc::exact_scan_one_pass<F, Load, Warps>;
+  using base::base;
+  void enqueue(const typename base::problem& p, ppc::scan_scratch s, cudaStream_t stream) const {
+    base::enqueue_one_pass(p, s, stream);
+  }
+};
+
+template <class F>
+void run(int log2n, std::uint64_t seed, bool wide) {
+  const std::size_t n = std::size_t(1) << log2n;
+  std::vector<F> h(n);
+  std::uint64_t s = seed;
+  for (auto& x : h) {
+    const std::uint64_t w = splitmix(s);
+    const double u = double(w >> 11) * 0x1p-52 - 1.0;
+    x = static_cast<F>(wide ? std::ldexp(u, int(w % 41) - 20) : u);
+  }
+  pp::device_buffer<F> in(h), out(n), ref(n);
+  using load_t = ppc::converting_load<F, F>;
+  const ppc::launch_options o{};
+  const ppc::exact_scan_problem<F, load_t> two{load_t{in.data()}, ref.data(), n, false, {}};
+  ppc::run_scan<ppc::exact_scan_two_pass<F, load_t>>(o, two, "two");
+  const std::vector<F> want = ref.to_host();
+  const float t_two =
+      time_us([&] { ppc::run_scan<ppc::exact_scan_two_pass<F, load_t>>(o, two, "two"); });
+  const float t_plain =
+      time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); });
+  std::printf("%s 2^%d %-17s: two launches %8.1f us, plain %7.1f\n",
+              sizeof(F) == 4 ? "float32" : "float64", log2n,
+              wide ? "exponents -20..20" : "in (-1, 1)", t_two, t_plain);
+  const ppc::exact_one_pass_problem<F, load_t> one{{load_t{in.data()}, out.data(), n, false, {}},
+                                                   ppc::exact_dd{0.0, 0.0, 0.0, 0u}};
+  const auto config = [&]<unsigned Warps>() {
+    cudaMemset(out.data(), 0, n * sizeof(F));
+    ppc::run_scan<one_pass_alone<F, load_t, Warps>>(o, one, "one");
+    const bool alone_ok = std::memcmp(out.to_host().data(), want.data(), n * sizeof(F)) == 0;
+    const float t_alone =
+        time_us([&] { ppc::run_scan<one_pass_alone<F, load_t, Warps>>(o, one, "one"); });
+    cudaMemset(out.data(), 0, n * sizeof(F));
+    ppc::run_scan<ppc::exact_scan_one_pass<F, load_t, Warps>>(o, one, "one");
+    const bool ok = std::memcmp(out.to_host().data(), want.data(), n * sizeof(F)) == 0;
+    const float t =
+        time_us([&] { ppc::run_scan<ppc::exact_scan_one_pass<F, load_t, Warps>>(o, one, "one"); });
+    std::printf(
+        "  %u warps: one pass alone %8.1f us (%s), with the fallback %8.1f us (%s), %.3fx plain, "
+        "%.3fx two launches\n",
+        Warps, t_alone, alone_ok ? "equal" : "HANDED OVER", t, ok ? "equal" : "DIFFERENT",
+        t / t_plain, t / t_two);
+    std::fflush(stdout);
+  };
+  config.template operator()<2>();
+  config.template operator()<4>();
+  config.template operator()<8>();
+}
+
+int main() {
+  run<float>(28, 1, false);
+  run<float>(28, 2, false);
+  run<float>(28, 3, true);
+  run<float>(24, 1, false);
+  run<double>(27, 1, false);
+  run<double>(27, 3, true);
+  return 0;
+}
