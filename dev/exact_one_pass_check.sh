@@ -1,7 +1,8 @@
-# scratch: the one-pass exact scan measured and checked in one call on a GPU machine: the library
-# and tests/cuda/exact_test.cu built by dev/exact_paths_check.sh (STEPS=build), dev/exact_one_pass_sweep.cu
-# beside them; then the sweep, the CudaExact tests and compute-sanitizer memcheck, synccheck and
-# racecheck on the exact scans, each while time is left. Output under $OUT.
+# scratch: the one-pass exact scan (dev/exact_scan_dd_one_pass.cuh) measured in one call on a GPU
+# machine: the library and tests/cuda/exact_test.cu built by dev/exact_paths_check.sh
+# (STEPS=build), dev/exact_one_pass_sweep.cu beside them; then the sweep, the CudaExact tests and
+# compute-sanitizer memcheck, synccheck and racecheck on the exact scans, each while time is left
+# (at c5669f0 the one pass was the library's path, so they checked it). Output under $OUT.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 S=$SECONDS

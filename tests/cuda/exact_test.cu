@@ -272,11 +272,10 @@ void for_each_long_run(Body body) {
   }
 }
 
-/// Long runs of tiles: the one-pass scan carries each block tile's prefix through its
-/// look-back, and in place the two launches carry each warp's from tile to tile (exactly after
-/// a tile in an exact mode; after a checked tile approximately with an error bound, for float
-/// results in doubles, for double results as a double-double, read again when the bound grows
-/// or a proof fails), so every output must still be parprim::seq's, bit for bit, on
+/// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (exactly
+/// after a tile in an exact mode; after a checked tile approximately with an error bound, for
+/// float results in doubles, for double results as a double-double, read again when the bound
+/// grows or a proof fails), so every output must still be parprim::seq's, bit for bit, on
 /// real-valued inputs whose prefixes take the checked mode (exponents over -20..20 for double
 /// results), and on mixed scales and cancelling triples; float (about 8 tiles a warp) and
 /// double (about 16).
@@ -294,11 +293,6 @@ void long_scans_match_seq() {
     parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
     parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
     EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
-    // in place: the two launches (the one-pass scan needs its input intact)
-    parprim::device_buffer<F> inout(in);
-    parprim::exclusive_scan(parprim::cuda, std::as_const(inout).span(), inout.span(), init,
-                            parprim::exact_plus{});
-    EXPECT_EQ(first_difference(inout.to_host(), host), "") << "exclusive in place vs seq";
   });
 }
 
@@ -309,12 +303,13 @@ TEST(CudaExact, DoubleLongRunsOfTilesPerWarpMatchSeq) {
   long_scans_match_seq<double>();
 }
 
-/// The one-pass scan hands a call over to the two launches when a tile cannot be carried as
-/// two doubles (exponents too far apart for its slices; an infinity): placed in the middle,
-/// late (after block tiles the one pass has written) and in the last element, on top of
-/// uniform values, every output must still be parprim::seq's, inclusive and exclusive.
+/// One tile the fast path cannot take (its exponents span more than its slices cover: +-big
+/// side by side; or an infinity) in the middle of a call, late, or as its last element, on top
+/// of uniform values: its warp goes element by element after fast tiles, and the warps after it
+/// start from sums that hold it; every output must still be parprim::seq's, inclusive and
+/// exclusive.
 template <class F>
-void handed_over_scans_match_seq() {
+void one_wide_tile_scans_match_seq() {
   PARPRIM_SKIP_WITHOUT_GPU();
   const std::uint64_t seed = make_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -348,11 +343,11 @@ void handed_over_scans_match_seq() {
   }
 }
 
-TEST(CudaExact, FloatScansHandedOverMidCallMatchSeq) {
-  handed_over_scans_match_seq<float>();
+TEST(CudaExact, FloatScansWithOneWideTileMatchSeq) {
+  one_wide_tile_scans_match_seq<float>();
 }
-TEST(CudaExact, DoubleScansHandedOverMidCallMatchSeq) {
-  handed_over_scans_match_seq<double>();
+TEST(CudaExact, DoubleScansWithOneWideTileMatchSeq) {
+  one_wide_tile_scans_match_seq<double>();
 }
 
 /// Long runs of tiles per warp in the exact sum: each warp adds many tiles' slices to its

@@ -1,20 +1,17 @@
 #pragma once
 /// \file
-/// \brief Host side of the GPU exact scans: the problem, the drivers (run by `run_scan`,
-/// detail/scan_launch.cuh, as every scan rung) of the one-pass scan (kernels/
-/// scan_exact_one_pass.cuh) and of the two launches (kernels/scan_exact_sum.cuh), and the entry
-/// points' bodies, which pick between them.
+/// \brief Host side of the GPU exact scans (kernels/scan_exact_sum.cuh): the problem, the
+/// driver that plans the two launches (run by `run_scan`, detail/scan_launch.cuh, as every scan
+/// rung), and the entry points' bodies.
 
 #include <cuda_runtime.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 #include <parprim/backends/cuda/detail/launch.cuh>
 #include <parprim/backends/cuda/detail/scan_entry.hpp>
 #include <parprim/backends/cuda/detail/scan_launch.cuh>
-#include <parprim/backends/cuda/kernels/scan_exact_one_pass.cuh>
 #include <parprim/backends/cuda/kernels/scan_exact_sum.cuh>
 #include <parprim/detail/exact_accumulator.hpp>
 
@@ -63,21 +60,18 @@ class exact_scan_two_pass {
   std::size_t status_words() const noexcept { return 0; }
   unsigned status_layout() const noexcept { return 0; }
 
-  /// \brief Enqueues the two launches; with `redo`, both return at once unless it holds
-  /// `s.epoch` (the one-pass scan's fallback).
-  void enqueue(const problem& p, scan_scratch s, cudaStream_t stream,
-               const unsigned* redo = nullptr) const {
+  void enqueue(const problem& p, scan_scratch s, cudaStream_t stream) const {
     auto* warp_sums = reinterpret_cast<accumulator*>(s.bytes);
     auto* block_words =
         reinterpret_cast<std::int64_t*>(s.bytes + align256(grid_ * warps * sizeof(accumulator)));
     launch(scan_exact_partials_kernel<block, Load, F>, grid_, block, 0, stream, p.load, p.n,
-           per_warp_, warp_sums, block_words, redo, s.epoch);
+           per_warp_, warp_sums, block_words);
     const auto* ws = static_cast<const accumulator*>(warp_sums);
     const auto* bs = static_cast<const std::int64_t*>(block_words);
     const auto scan = [&](auto kernel) {
       allow_dynamic_shared(kernel, stage_bytes(stages_));
       launch(kernel, grid_, block, stage_bytes(stages_), stream, p.load, p.out, p.n, per_warp_, ws,
-             bs, p.start, stages_, redo, s.epoch);
+             bs, p.start, stages_);
     };
     if (p.exclusive)
       scan(scan_exact_sum_kernel<block, true, Load, F, Blocks>);
@@ -101,79 +95,8 @@ class exact_scan_two_pass {
   unsigned stages_ = exact_scan_tuning::stages;
 };
 
-/// \brief The one-pass scan's problem: the two launches' (its fallback's), and `start` as
-/// the look-back carries it (exactly).
-template <class F, class Load>
-struct exact_one_pass_problem : exact_scan_problem<F, Load> {
-  exact_dd start_dd;
-};
-
-/// \brief The one-pass scan (kernels/scan_exact_one_pass.cuh), one block of `Warps` warps a
-/// block tile, with the two launches enqueued behind it, which run only when it hands the call
-/// over.
-template <class F, class Load, unsigned Warps = exact_one_pass_tuning::warps>
-class exact_scan_one_pass {
- public:
-  using problem = exact_one_pass_problem<F, Load>;
-  static constexpr std::size_t dynamic_bytes = Warps * exact_scan_stages<F>::warp_bytes(1);
-
-  exact_scan_one_pass(std::size_t n, int device)
-      : tiles_(ceil_div(n, exact_block_tile_v<F, Warps>)),
-        memory_(tiles_, n, "exact scan"),
-        redo_(n, device) {}
-  std::size_t scratch_bytes() const noexcept {
-    return align256(memory_.scratch_bytes()) + redo_.scratch_bytes();
-  }
-  /// The look-back's status words, then the word that says the call is to be redone.
-  std::size_t status_words() const noexcept { return memory_.status_words() + 1; }
-  unsigned status_layout() const noexcept { return memory_.status_layout(); }
-
-  void enqueue(const problem& p, scan_scratch s, cudaStream_t stream) const {
-    enqueue_one_pass(p, s, stream);
-    scan_scratch rest = s;
-    rest.bytes += align256(memory_.scratch_bytes());
-    redo_.enqueue(p, rest, stream, s.status + memory_.status_words());
-  }
-
- protected:
-  /// \brief The one-pass kernel alone (enqueue, and dev/ measurements).
-  void enqueue_one_pass(const problem& p, scan_scratch s, cudaStream_t stream) const {
-    const look_back_state<exact_dd> st = memory_.state(s.bytes, s.status, s.ticket, s.epoch);
-    unsigned* redo = s.status + memory_.status_words();
-    const auto run = [&](auto kernel) {
-      allow_dynamic_shared(kernel, dynamic_bytes);
-      launch(kernel, tiles_, Warps * warp_threads, dynamic_bytes, stream, p.load, p.out, p.n,
-             tiles_, st, p.start_dd, redo, exact_one_pass_tuning::delays);
-    };
-    if (p.exclusive)
-      run(scan_exact_one_pass_kernel<Warps, true, Load, F>);
-    else
-      run(scan_exact_one_pass_kernel<Warps, false, Load, F>);
-  }
-
- private:
-  std::size_t tiles_;
-  look_back_memory<exact_dd> memory_;
-  exact_scan_two_pass<F, Load> redo_;
-};
-
-/// \brief Whether the bytes `load` reads may overlap `out`'s n outputs (unknown loads: yes).
-template <class F, class Load>
-bool exact_scan_overlaps(const Load& load, const F* out, std::size_t n) {
-  if constexpr (requires { load.in; }) {
-    using E = typename Load::element_type;
-    const auto in_first = reinterpret_cast<std::uintptr_t>(load.in);
-    const auto out_first = reinterpret_cast<std::uintptr_t>(out);
-    return in_first < out_first + n * sizeof(F) && out_first < in_first + n * sizeof(E);
-  } else {
-    return true;
-  }
-}
-
 /// \brief An exact scan of `load`'s n elements into `out` (checked by the caller, n > 0):
-/// inclusive from `carry`, or exclusive from `init` then `carry` (either may be null). The
-/// one-pass scan where the input does not overlap the output, the start is two doubles
-/// exactly and the tickets count the block tiles (fewer than 2^31); else the two launches.
+/// inclusive from `carry`, or exclusive from `init` then `carry` (either may be null).
 template <class F, class Load>
 void run_exact_scan(const launch_options& options, const Load& load, F* out, std::size_t n,
                     scan_kind kind, const exact_accumulator<F>* init,
@@ -181,19 +104,8 @@ void run_exact_scan(const launch_options& options, const Load& load, F* out, std
   exact_accumulator<F> start{};
   if (kind == scan_kind::exclusive && init != nullptr) start = *init;
   if (carry != nullptr) start.merge(*carry);
-  const exact_scan_problem<F, Load> p{load, out, n, kind == scan_kind::exclusive, start};
-  exact_dd start_dd{0.0, 0.0, 0.0, 0u};
-  bool start_exact = false;
-  if (!start.special() && exact::read_prefix(start, start_dd.hi, start_dd.lo, start_exact) &&
-      start_exact && std::fabs(start_dd.hi) <= 0x1p1000 && !exact_scan_overlaps(load, out, n) &&
-      ceil_div(n, exact_block_tile_v<F, exact_one_pass_tuning::warps>) < (std::size_t{1} << 31)) {
-    if ((start.state & exact_accumulator<F>::not_only_negative_zeros) != 0)
-      start_dd.flags = exact_dd::nonzero;
-    run_scan<exact_scan_one_pass<F, Load>>(options, exact_one_pass_problem<F, Load>{p, start_dd},
-                                           fn);
-    return;
-  }
-  run_scan<exact_scan_two_pass<F, Load>>(options, p, fn);
+  run_scan<exact_scan_two_pass<F, Load>>(
+      options, exact_scan_problem<F, Load>{load, out, n, kind == scan_kind::exclusive, start}, fn);
 }
 
 }  // namespace parprim::detail::cuda

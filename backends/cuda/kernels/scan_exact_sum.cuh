@@ -731,21 +731,12 @@ inline __device__ void warp_run(std::size_t n, std::size_t per_warp, unsigned wa
   last = first >= n ? first : (n - first < per_warp ? n : first + per_warp);
 }
 
-/// \brief The word the one-pass scan (kernels/scan_exact_one_pass.cuh) leaves in its status
-/// memory for a call of `epoch` that the two launches must redo: a status word's form
-/// (`epoch << 2 | kind`) with a kind no look-back publishes, so no earlier call's word equals it.
-__host__ __device__ constexpr unsigned exact_redo_word(unsigned epoch) {
-  return epoch << 2 | 3u;
-}
-
 /// \brief Launch 1 (see the file comment): the exact sum of every warp's run into
 /// `warp_sums`, and of every block's into `block_words` (its digit words: word_count a block).
 template <unsigned BlockSize, class Load, class F>
 __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
     scan_exact_partials_kernel(Load load, std::size_t n, std::size_t per_warp,
-                               exact_accumulator<F>* warp_sums, std::int64_t* block_words,
-                               const unsigned* redo, unsigned epoch) {
-  if (redo != nullptr && *redo != exact_redo_word(epoch)) return;  // (nothing to redo)
+                               exact_accumulator<F>* warp_sums, std::int64_t* block_words) {
   constexpr unsigned warps = BlockSize / warp_threads;
   const unsigned lane = threadIdx.x % warp_threads;
   const unsigned warp = threadIdx.x / warp_threads;
@@ -774,18 +765,14 @@ __global__ void __launch_bounds__(BlockSize, exact_sum_tuning::blocks_per_sm<F>)
 
 /// \brief Launch 2 (see the file comment): every warp's run scanned from the exact sum of
 /// `start` and everything before it, through `stages` (1 or 2) tiles a warp in dynamic shared
-/// memory (`exact_scan_stages<F>::warp_bytes(stages)` a warp). Both launches return at once
-/// where `redo` is given and does not hold exact_redo_word(epoch) (kernels/
-/// scan_exact_one_pass.cuh).
+/// memory (`exact_scan_stages<F>::warp_bytes(stages)` a warp).
 /// `MinBlocks`: the blocks per multiprocessor the registers are capped for.
 template <unsigned BlockSize, bool Exclusive, class Load, class F,
           unsigned MinBlocks = exact_scan_tuning::scan_blocks_per_sm>
 __global__ void __launch_bounds__(BlockSize, MinBlocks)
     scan_exact_sum_kernel(Load load, F* out, std::size_t n, std::size_t per_warp,
                           const exact_accumulator<F>* warp_sums, const std::int64_t* block_words,
-                          exact_accumulator<F> start, unsigned stages, const unsigned* redo,
-                          unsigned epoch) {
-  if (redo != nullptr && *redo != exact_redo_word(epoch)) return;
+                          exact_accumulator<F> start, unsigned stages) {
   constexpr unsigned warps = BlockSize / warp_threads;
   constexpr unsigned words = warp_digits<F>::word_count;
   constexpr std::size_t tile = exact_warp_tile_v<F>;

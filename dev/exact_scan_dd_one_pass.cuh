@@ -1,9 +1,11 @@
 #pragma once
 /// \file
-/// \brief parprim::exact_plus scans on the GPU in one pass: the input read once, each block
-/// tile's prefix found by a decoupled look-back that carries the sum before it as two doubles
-/// and an error bound (`exact_dd`), not as a superaccumulator. Outputs are the two-launch
-/// scan's (kernels/scan_exact_sum.cuh), bit for bit: every one the exact prefix rounded once.
+/// \brief Scratch (dev/ only), an experiment kept with its measurements
+/// (docs/results/h200/exact-scan-dd-look-back/): parprim::exact_plus scans on the GPU in one pass:
+/// the input read once, each block tile's prefix found by a decoupled look-back that carries the
+/// sum before it as two doubles and an error bound (`exact_dd`), not as a superaccumulator. Outputs
+/// are the two-launch scan's (kernels/scan_exact_sum.cuh), bit for bit: every one the exact prefix
+/// rounded once.
 ///
 /// One block of `Warps` warps (exact_one_pass_tuning) a block tile, taken by ticket, several
 /// blocks an SM (a block's look-back overlaps the others' scans). For each block tile:
@@ -27,18 +29,27 @@
 /// prefix, a double tile whose proof fails, a zero prefix of unknown sign. The tile then
 /// *poisons* its sum (`exact_dd::poisoned`, which every later prefix inherits) and sets the
 /// call's `redo` status word (exact_redo_word); later tickets skip their tiles' loads and scans,
-/// and the two-launch scan, enqueued behind this kernel, runs only then and writes every output
-/// again. So the input must not overlap the output (the caller takes the two-launch scan for
-/// in-place calls). Every output either way is the exact prefix rounded once: the bits do not
-/// depend on which path a call took, on the grid, the GPU or the timing of the look-back.
+/// and the two-launch scan, enqueued behind this kernel in the library's form of c5669f0, ran
+/// only then and wrote every output again (here the kernel runs alone). So the input must not
+/// overlap the output (that form took the two launches for in-place calls). Every output either way
+/// is the exact prefix rounded once: the bits do not depend on which path a call took, on the grid,
+/// the GPU or the timing of the look-back.
 
 #include <cstddef>
 #include <cstdint>
 
+#include <parprim/backends/cuda/detail/exact_scan_launch.cuh>
 #include <parprim/backends/cuda/kernels/scan_decoupled_look_back.cuh>
 #include <parprim/backends/cuda/kernels/scan_exact_sum.cuh>
 
 namespace parprim::detail::cuda {
+
+/// \brief The word the one-pass scan leaves in its status memory for a call of `epoch` that
+/// it hands over: a status word's form (`epoch << 2 | kind`) with a kind no look-back
+/// publishes, so no earlier call's word equals it.
+__host__ __device__ constexpr unsigned exact_redo_word(unsigned epoch) {
+  return epoch << 2 | 3u;
+}
 
 /// \brief A sum carried by the one-pass look-back: `hi + lo` within `err` of the exact sum,
 /// `hi` = RN(hi + lo); `err` 0: exactly the sum (then `hi`, `lo` are what exact::read_prefix
@@ -293,5 +304,48 @@ __global__ void __launch_bounds__(Warps* warp_threads, exact_one_pass_tuning::bl
     if (!done && lane == 0) *reinterpret_cast<volatile unsigned*>(redo) = redo_word;
   }
 }
+
+/// \brief The one-pass scan's problem: the two launches', and `start` as the look-back carries
+/// it (exactly).
+template <class F, class Load>
+struct exact_one_pass_problem : exact_scan_problem<F, Load> {
+  exact_dd start_dd;
+};
+
+/// \brief The one-pass scan, one block of `Warps` warps a block tile (a run_scan driver). In
+/// the library the two launches, enqueued behind it, read the `redo` status word and ran only
+/// when it held exact_redo_word(epoch); here the kernel runs alone, and a call it hands over
+/// leaves outputs unwritten (dev/exact_one_pass_sweep.cu compares them with the two launches').
+template <class F, class Load, unsigned Warps = exact_one_pass_tuning::warps>
+class exact_scan_one_pass {
+ public:
+  using problem = exact_one_pass_problem<F, Load>;
+  static constexpr std::size_t dynamic_bytes = Warps * exact_scan_stages<F>::warp_bytes(1);
+
+  exact_scan_one_pass(std::size_t n, int /*device*/)
+      : tiles_(ceil_div(n, exact_block_tile_v<F, Warps>)), memory_(tiles_, n, "exact scan") {}
+  std::size_t scratch_bytes() const noexcept { return memory_.scratch_bytes(); }
+  /// The look-back's status words, then the word that says the call is to be redone.
+  std::size_t status_words() const noexcept { return memory_.status_words() + 1; }
+  unsigned status_layout() const noexcept { return memory_.status_layout(); }
+
+  void enqueue(const problem& p, scan_scratch s, cudaStream_t stream) const {
+    const look_back_state<exact_dd> st = memory_.state(s.bytes, s.status, s.ticket, s.epoch);
+    unsigned* redo = s.status + memory_.status_words();
+    const auto run = [&](auto kernel) {
+      allow_dynamic_shared(kernel, dynamic_bytes);
+      launch(kernel, tiles_, Warps * warp_threads, dynamic_bytes, stream, p.load, p.out, p.n,
+             tiles_, st, p.start_dd, redo, exact_one_pass_tuning::delays);
+    };
+    if (p.exclusive)
+      run(scan_exact_one_pass_kernel<Warps, true, Load, F>);
+    else
+      run(scan_exact_one_pass_kernel<Warps, false, Load, F>);
+  }
+
+ private:
+  std::size_t tiles_;
+  look_back_memory<exact_dd> memory_;
+};
 
 }  // namespace parprim::detail::cuda
