@@ -98,35 +98,19 @@ template <class F, unsigned Warps>
 inline constexpr std::size_t exact_block_tile_v = exact_warp_tile_v<F>* Warps;
 
 /// \brief The exact slice sums of the warp tile at `tile` (shared memory; -0 past the end),
-/// `Levels` slices below 2^top, on every lane: each lane's own elements, then the lanes' sums
-/// by shuffles (exact in any grouping, as the two-launch scan's running sums).
+/// `Levels` slices below 2^top, on every lane: each lane's own elements (lane_slice_sums, the
+/// exact sum's), then the lanes' sums by shuffles (exact in any grouping).
 template <int Levels, class F>
 __device__ void tile_slice_sums(const F* tile, int top, unsigned lane,
                                 double (&sums)[exact::max_levels]) {
-  constexpr unsigned v = exact_vector_v<F>;
-  constexpr unsigned rows = exact_items_v<F> / v;
-  const tile_slicer<Levels> slicer(top);
-  double acc[Levels];
+  F x[exact_items_v<F>];
+  read_tile_rows(tile, lane, x);
+  lane_slice_sums<Levels>(x, top, sums);
 #pragma unroll
-  for (int l = 0; l < Levels; ++l) acc[l] = 0.0;
-#pragma unroll
-  for (unsigned k = 0; k < rows; ++k) {
-    const vector16<F> x = tile_row(tile, k, lane);
-#pragma unroll
-    for (unsigned e = 0; e < v; ++e) {
-      double q[Levels];
-      slicer.slice(static_cast<double>(x.v[e]), q);
-#pragma unroll
-      for (int l = 0; l < Levels; ++l) acc[l] = __dadd_rn(acc[l], q[l]);
-    }
-  }
-#pragma unroll
-  for (int l = 0; l < Levels; ++l) {
+  for (int l = 0; l < Levels; ++l)
 #pragma unroll
     for (unsigned offset = warp_threads / 2; offset > 0; offset /= 2)
-      acc[l] = __dadd_rn(acc[l], __shfl_xor_sync(full_warp_mask, acc[l], offset));
-    sums[l] = acc[l];
-  }
+      sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(full_warp_mask, sums[l], offset));
 }
 
 /// \brief The sum of the warp tile at `tile` as an exact_dd, its slices planned from `survey`

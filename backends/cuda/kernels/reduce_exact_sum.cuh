@@ -293,15 +293,43 @@ __device__ void store_block_digit_words(const warp_digits<F>& digits, std::uint6
   for (unsigned k = threadIdx.x; k < words; k += BlockSize) row[k] = total[k];
 }
 
+/// \brief The slices of a tile's elements below 2^top (exact::plan_levels; see the file
+/// comment): element x is q[0] + ... + q[Levels - 1] exactly, q[l] a multiple of slice l's last
+/// place, so sums of any grouping of a tile's slices are exact (the exact sum's and the exact
+/// scans' slicing). Rounding mode and order are explicit (`__dadd_rn`): no contraction.
+template <int Levels>
+struct tile_slicer {
+  double sigma[Levels > 1 ? Levels - 1 : 1];
+
+  __device__ explicit tile_slicer(int top) {
+#pragma unroll
+    for (int l = 0; l + 1 < Levels; ++l)
+      sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  }
+  /// \brief each(l, q[l]) for l = 0, 1, ..., as each slice of x is split off.
+  template <class Each>
+  __device__ __forceinline__ void for_each_slice(double x, Each each) const {
+#pragma unroll
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = __dsub_rn(__dadd_rn(sigma[l], x), sigma[l]);
+      x = __dsub_rn(x, q);
+      each(l, q);
+    }
+    each(Levels - 1, x);
+  }
+  /// \brief q[l] = slice l of x.
+  template <class Q>
+  __device__ __forceinline__ void slice(double x, Q& q) const {
+    for_each_slice(x, [&](int l, double s) { q[l] = s; });
+  }
+};
+
 /// \brief The exact sums of the `Levels` slices of a lane's elements (see the file comment), in
 /// `sums[0..Levels)`.
 /// Rounding mode and order are explicit (`__dadd_rn`): no contraction, no reassociation.
 template <int Levels, class F, unsigned Items>
 __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[exact::max_levels]) {
-  double sigma[Levels > 1 ? Levels - 1 : 1];
-#pragma unroll
-  for (int l = 0; l + 1 < Levels; ++l)
-    sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
+  const tile_slicer<Levels> slicer(top);
   // independent dependency chains (all sums are exact, in any order); fewer with more slices,
   // whose registers the tile needs
   constexpr unsigned chains = Levels == 1 ? 4 : 2;
@@ -311,16 +339,10 @@ __device__ void lane_slice_sums(const F (&x)[Items], int top, double (&sums)[exa
 #pragma unroll
     for (unsigned c = 0; c < chains; ++c) acc[l][c] = 0.0;
 #pragma unroll
-  for (unsigned k = 0; k < Items; ++k) {
-    double r = static_cast<double>(x[k]);
-#pragma unroll
-    for (int l = 0; l + 1 < Levels; ++l) {
-      const double q = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
-      r = __dsub_rn(r, q);
+  for (unsigned k = 0; k < Items; ++k)
+    slicer.for_each_slice(static_cast<double>(x[k]), [&](int l, double q) {
       acc[l][k % chains] = __dadd_rn(acc[l][k % chains], q);
-    }
-    acc[Levels - 1][k % chains] = __dadd_rn(acc[Levels - 1][k % chains], r);
-  }
+    });
 #pragma unroll
   for (int l = 0; l < Levels; ++l)
     sums[l] = chains == 4 ? __dadd_rn(__dadd_rn(acc[l][0], acc[l][1]),

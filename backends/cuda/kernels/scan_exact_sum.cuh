@@ -222,29 +222,6 @@ __device__ __noinline__ std::uint64_t exact_output(const exact_accumulator<F>& s
   return 0;
 }
 
-/// \brief The slices of a tile's elements below 2^top (exact::plan_levels): element x is
-/// q[0] + ... + q[Levels - 1] exactly, q[l] a multiple of slice l's last place, so sums of any
-/// grouping of a tile's slices are exact (the exact sum's slicing, kernels/reduce_exact_sum.cuh).
-template <int Levels>
-struct tile_slicer {
-  double sigma[Levels > 1 ? Levels - 1 : 1];
-
-  __device__ explicit tile_slicer(int top) {
-#pragma unroll
-    for (int l = 0; l + 1 < Levels; ++l)
-      sigma[l] = 1.5 * exact::pow2(top - l * exact::slice_bits + 9);
-  }
-  template <class Q>
-  __device__ __forceinline__ void slice(double r, Q& q) const {
-#pragma unroll
-    for (int l = 0; l + 1 < Levels; ++l) {
-      q[l] = __dsub_rn(__dadd_rn(sigma[l], r), sigma[l]);
-      r = __dsub_rn(r, q[l]);
-    }
-    q[Levels - 1] = r;
-  }
-};
-
 /// \brief sum = RN(a + b); returns the exact error a + b - sum (TwoSum).
 __device__ __forceinline__ double two_sum(double a, double b, double& sum) {
   const double s = __dadd_rn(a, b);
