@@ -4,38 +4,26 @@
 // launches': equal unless a tile handed the call over, which the line then says), CUDA-event
 // medians of 15 calls. (The results of c5669f0 also timed the one pass with the two launches
 // enqueued behind it, gated by its `redo` word, as the library's form of that commit ran it.)
-// Inputs from fixed seeds (splitmix64), as dev/exact_scan_ab.cu: float32 2^28 and 2^24, float64
-// 2^27, uniform in (-1, 1) and with exponents over -20..20. Built with SWEEP_HOST_ONLY=1 by
+// Inputs from fixed seeds (dev/exact_inputs.cuh; the results of 2026-12-04 drew the same
+// distributions from dev/exact_scan_ab.cu's splitmix64): float32 2^28 and 2^24, float64 2^27,
+// uniform in (-1, 1) and with exponents over -20..20. Built with SWEEP_HOST_ONLY=1 by
 // dev/sweep.sh (it instantiates the drivers itself).
-#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <parprim/parprim.hpp>
 #include <vector>
 
+#include "exact_inputs.cuh"
 #include "exact_scan_dd_one_pass.cuh"
 #include "median_time.cuh"
 
 namespace pp = parprim;
 namespace ppc = parprim::detail::cuda;
 
-static std::uint64_t splitmix(std::uint64_t& s) {
-  std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 template <class F>
 void run(int log2n, std::uint64_t seed, bool wide) {
   const std::size_t n = std::size_t(1) << log2n;
-  std::vector<F> h(n);
-  std::uint64_t s = seed;
-  for (auto& x : h) {
-    const std::uint64_t w = splitmix(s);
-    const double u = double(w >> 11) * 0x1p-52 - 1.0;
-    x = static_cast<F>(wide ? std::ldexp(u, int(w % 41) - 20) : u);
-  }
+  const std::vector<F> h = exact_sweep_inputs<F>(n, wide, seed);
   pp::device_buffer<F> in(h), out(n), ref(n);
   using load_t = ppc::converting_load<F, F>;
   const ppc::launch_options o{};
@@ -47,8 +35,8 @@ void run(int log2n, std::uint64_t seed, bool wide) {
   const float t_plain =
       time_us([&] { pp::inclusive_scan(pp::cuda, in.span(), out.span(), pp::plus{}); });
   std::printf("%s 2^%d %-17s: two launches %8.1f us, plain %7.1f\n",
-              sizeof(F) == 4 ? "float32" : "float64", log2n,
-              wide ? "exponents -20..20" : "in (-1, 1)", t_two, t_plain);
+              sizeof(F) == 4 ? "float32" : "float64", log2n, exact_sweep_label(wide), t_two,
+              t_plain);
   const ppc::exact_one_pass_problem<F, load_t> one{{load_t{in.data()}, out.data(), n, false, {}},
                                                    ppc::exact_dd{0.0, 0.0, 0.0, 0u}};
   const auto config = [&]<unsigned Warps>() {

@@ -65,7 +65,8 @@ struct exact_dd {
 
 /// \brief `a + b` as an exact_dd (any grouping: the error bound holds whichever is taken).
 /// TwoSums of the high and of the low parts, the first's error added to the second's sum by a
-/// TwoSum, the two parts renormalised exactly; the two low errors go into `err`, rounded up.
+/// TwoSum, the two parts renormalised exactly; the two low errors go into `err` (sums rounded
+/// up).
 /// A sum beyond 2^1000 (or an infinity, a NaN) is poisoned.
 struct exact_dd_plus {
   __device__ exact_dd operator()(const exact_dd& a, const exact_dd& b) const {
@@ -74,8 +75,8 @@ struct exact_dd_plus {
     const double e2 = two_sum(a.lo, b.lo, t);
     const double e3 = two_sum(t, e1, t2);
     const double lo = two_sum(s, t2, hi);
-    double err = __dadd_rn(__dadd_rn(a.err, b.err), __dadd_rn(fabs(e2), fabs(e3)));
-    if (err != 0) err = __dmul_ru(err, 1.0 + 0x1p-50);  // (three roundings of the sum above)
+    // (rounded up: at least the sum of the bounds)
+    const double err = __dadd_ru(__dadd_ru(a.err, b.err), __dadd_ru(fabs(e2), fabs(e3)));
     unsigned flags = a.flags | b.flags;
     if (!(fabs(hi) <= 0x1p1000) || !(err <= 0x1p1000)) flags |= exact_dd::poisoned;
     return exact_dd{hi, lo, err, flags};
@@ -97,14 +98,11 @@ struct exact_one_pass_tuning {
 template <class F, unsigned Warps>
 inline constexpr std::size_t exact_block_tile_v = exact_warp_tile_v<F>* Warps;
 
-/// \brief The exact slice sums of the warp tile at `tile` (shared memory; -0 past the end),
-/// `Levels` slices below 2^top, on every lane: each lane's own elements (lane_slice_sums, the
-/// exact sum's), then the lanes' sums by shuffles (exact in any grouping).
-template <int Levels, class F>
-__device__ void tile_slice_sums(const F* tile, int top, unsigned lane,
-                                double (&sums)[exact::max_levels]) {
-  F x[exact_items_v<F>];
-  read_tile_rows(tile, lane, x);
+/// \brief The exact slice sums of a warp tile, a lane's elements in `x` (as read_tile_rows
+/// leaves them), `Levels` slices below 2^top, on every lane: each lane's own (lane_slice_sums,
+/// the exact sum's), then the lanes' sums by shuffles (exact in any grouping).
+template <int Levels, class F, unsigned Items>
+__device__ void tile_slice_sums(const F (&x)[Items], int top, double (&sums)[exact::max_levels]) {
   lane_slice_sums<Levels>(x, top, sums);
 #pragma unroll
   for (int l = 0; l < Levels; ++l)
@@ -113,11 +111,11 @@ __device__ void tile_slice_sums(const F* tile, int top, unsigned lane,
       sums[l] = __dadd_rn(sums[l], __shfl_xor_sync(full_warp_mask, sums[l], offset));
 }
 
-/// \brief The sum of the warp tile at `tile` as an exact_dd, its slices planned from `survey`
-/// (levels 0: poisoned).
-template <class F>
+/// \brief The sum of a warp tile (a lane's elements in `x`) as an exact_dd, its slices planned
+/// from `survey` (levels 0: poisoned).
+template <class F, unsigned Items>
 __device__ exact_dd warp_tile_sum(const exact::chunk_survey& survey, int levels, int top,
-                                  const F* tile, unsigned lane) {
+                                  const F (&x)[Items]) {
   exact_dd sum{0.0, 0.0, 0.0, survey.not_only_negative_zeros ? exact_dd::nonzero : 0u};
   if (levels == 0) {
     sum.flags |= exact_dd::poisoned;
@@ -125,11 +123,11 @@ __device__ exact_dd warp_tile_sum(const exact::chunk_survey& survey, int levels,
   }
   double s[exact::max_levels];
   if (levels == 1)
-    tile_slice_sums<1>(tile, top, lane, s);
+    tile_slice_sums<1>(x, top, s);
   else if (levels == 2)
-    tile_slice_sums<2>(tile, top, lane, s);
+    tile_slice_sums<2>(x, top, s);
   else
-    tile_slice_sums<3>(tile, top, lane, s);
+    tile_slice_sums<3>(x, top, s);
 #pragma unroll
   for (int l = 0; l < exact::max_levels; ++l)
     if (l < levels) sum = exact_dd_plus{}(sum, exact_dd{s[l], 0.0, 0.0, 0u});
@@ -143,19 +141,16 @@ template <bool Exclusive, class F>
 __device__ bool scan_tile_from_dd(const exact_dd& p, const exact::chunk_survey& survey, int levels,
                                   int top, const F* tile, const tile_output<F>& to, unsigned lane,
                                   exact_accumulator<F>& exact_sum) {
-  using bits = typename ieee_format<F>::bits_type;
-  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
   const bool exact = p.err == 0;
   const exact::prefix_mode mode = exact::choose_mode<F>(survey, levels, top, p.hi, p.lo, exact);
-  const bool first_nonzero = __builtin_bit_cast(bits, tile[0]) != negative_zero;
   const std::uint64_t zero_unknown =
-      (p.flags & exact_dd::nonzero) != 0 || (!Exclusive && first_nonzero) ? 0 : 1;
+      zero_sign_unknown<Exclusive>(tile, (p.flags & exact_dd::nonzero) != 0);
   // float results: the proofs take |A - a_hi| <= 2 |a_lo| (round_prefix), so an inexact
   // prefix passes |lo| + err as a_lo; double results take err as the carried bound a_err
   double a_lo = p.lo, a_err = 0.0;
   if (!exact) {
     if constexpr (sizeof(F) == 4)
-      a_lo = __dmul_ru(__dadd_ru(fabs(p.lo), p.err), 1.0 + 0x1p-52);
+      a_lo = __dadd_ru(fabs(p.lo), p.err);  // (rounded up: at least the bound)
     else
       a_err = p.err;
   }
@@ -248,7 +243,7 @@ __global__ void __launch_bounds__(Warps* warp_threads, exact_one_pass_tuning::bl
     read_tile_rows(tile, lane, x);
     survey = tile_survey(x);
     levels = exact::plan_levels<F>(survey, top);
-    sum = warp_tile_sum(survey, levels, top, tile, lane);
+    sum = warp_tile_sum(survey, levels, top, x);  // (from the registers the survey read)
   }
   if (lane == 0) warp_sum[warp] = sum;
   __syncthreads();

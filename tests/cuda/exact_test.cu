@@ -272,6 +272,22 @@ void for_each_long_run(Body body) {
   }
 }
 
+/// The CUDA inclusive scan of `in` and its exclusive scan from `init`, exact_plus, each equal
+/// to parprim::seq's bit for bit.
+template <class F>
+void scans_match_seq(const std::vector<F>& in, F init) {
+  const std::size_t n = in.size();
+  const parprim::device_buffer<F> d(in);
+  parprim::device_buffer<F> o(n);
+  std::vector<F> host(n);
+  parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
+  parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
+  EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
+  parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
+  parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
+  EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
+}
+
 /// Long runs of tiles per warp: the scan carries each warp's prefix from tile to tile (exactly
 /// after a tile in an exact mode; after a checked tile approximately with an error bound, for
 /// float results in doubles, for double results as a double-double, read again when the bound
@@ -281,19 +297,7 @@ void for_each_long_run(Body body) {
 /// double (about 16).
 template <class F>
 void long_scans_match_seq() {
-  for_each_long_run<F>([](const std::vector<F>& in) {
-    const std::size_t n = in.size();
-    const parprim::device_buffer<F> d(in);
-    parprim::device_buffer<F> o(n);
-    std::vector<F> host(n);
-    parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
-    parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
-    EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
-    const F init = static_cast<F>(0.5);
-    parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
-    parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
-    EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
-  });
+  for_each_long_run<F>([](const std::vector<F>& in) { scans_match_seq(in, static_cast<F>(0.5)); });
 }
 
 TEST(CudaExact, LongRunsOfTilesPerWarpMatchSeq) {
@@ -318,8 +322,6 @@ void one_wide_tile_scans_match_seq() {
   const std::size_t n = std::min<std::size_t>(1000003, scans::scan_max_n());
   if (n < 4) GTEST_SKIP() << "PARPRIM_CUDA_TEST_MAX_N is below 4";
   const F big = sizeof(F) == 4 ? F(1e38) : F(1e300);
-  parprim::device_buffer<F> o(n);
-  std::vector<F> host(n);
   for (const std::size_t at : {n / 2, n - n / 8, n - 1}) {
     for (const bool infinity : {false, true}) {
       SCOPED_TRACE("at " + std::to_string(at) + (infinity ? ", an infinity" : ", +-big"));
@@ -331,14 +333,7 @@ void one_wide_tile_scans_match_seq() {
         in[at - 1] = big;  // (the tile's exponents span more than its slices cover)
         in[at] = -big;
       }
-      const parprim::device_buffer<F> d(in);
-      parprim::inclusive_scan(parprim::seq, in, host, parprim::exact_plus{});
-      parprim::inclusive_scan(parprim::cuda, d.span(), o.span(), parprim::exact_plus{});
-      EXPECT_EQ(first_difference(o.to_host(), host), "") << "inclusive vs seq";
-      const F init = static_cast<F>(0.75);
-      parprim::exclusive_scan(parprim::seq, in, host, init, parprim::exact_plus{});
-      parprim::exclusive_scan(parprim::cuda, d.span(), o.span(), init, parprim::exact_plus{});
-      EXPECT_EQ(first_difference(o.to_host(), host), "") << "exclusive vs seq";
+      scans_match_seq(in, static_cast<F>(0.75));
     }
   }
 }

@@ -618,6 +618,17 @@ __device__ __noinline__ void scan_tile_by_lanes(const F* tile, const tile_output
   __syncwarp();
 }
 
+/// \brief exact::prefix_value's `zero_unknown` for a tile's prefixes: a zero prefix is +0 when an
+/// operand other than -0 came before it: before the tile (`nonzero_before`), or (inclusive) the
+/// tile's first element, which every prefix of the tile holds; else its sign is unknown (1).
+template <bool Exclusive, class F>
+__device__ __forceinline__ std::uint64_t zero_sign_unknown(const F* tile, bool nonzero_before) {
+  using bits = typename ieee_format<F>::bits_type;
+  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
+  const bool first_nonzero = __builtin_bit_cast(bits, tile[0]) != negative_zero;
+  return nonzero_before || (!Exclusive && first_nonzero) ? 0 : 1;
+}
+
 /// \brief Scans the warp tile at `t` (elements before `end`; `tile` its elements in shared
 /// memory, -0 past `end`; `survey` its tile_survey) after the sum `prefix` (with `acc`, the
 /// warp's superaccumulator in shared memory): fast path, or element by element.
@@ -625,8 +636,6 @@ template <bool Exclusive, class F>
 __device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* tile,
                                    const tile_output<F>& to, unsigned lane,
                                    exact_accumulator<F>& acc, warp_prefix<F>& prefix) {
-  using bits = typename ieee_format<F>::bits_type;
-  constexpr bits negative_zero = bits{1} << (8 * sizeof(F) - 1);
   int top = 0;
   const int levels = exact::plan_levels<F>(survey, top);
   PARPRIM_EXACT_SCAN_EVENT(10 + levels);
@@ -638,10 +647,7 @@ __device__ void scan_surveyed_tile(const exact::chunk_survey& survey, const F* t
     const exact::prefix_mode mode =
         exact::choose_mode<F>(survey, levels, top, prefix.a_hi, prefix.a_lo, prefix.exact);
     PARPRIM_EXACT_SCAN_EVENT(5 + int(mode));
-    // a zero prefix is +0 when an operand other than -0 came before it: before the tile, or
-    // (inclusive) the tile's first element, which every prefix of the tile holds
-    const bool first_nonzero = __builtin_bit_cast(bits, tile[0]) != negative_zero;
-    const std::uint64_t zero_unknown = prefix.nonzero || (!Exclusive && first_nonzero) ? 0 : 1;
+    const std::uint64_t zero_unknown = zero_sign_unknown<Exclusive>(tile, prefix.nonzero);
     double sums[exact::max_levels];
     // (double results carry an error bound in checked mode; float results none)
     const double a_err = sizeof(F) == 8 ? prefix.a_err : 0.0;
