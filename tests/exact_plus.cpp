@@ -294,6 +294,65 @@ TYPED_TEST(ExactPlus, ChunksOfAlternatingRanges) {
   check_alternating_ranges<TypeParam, double>();
 }
 
+/// \brief A prefix of -0 operands only is -0, and the first prefix with any other operand is
+/// +0 where it sums to zero: inputs that start with k copies of -0 (across the chunks' edges and
+/// beyond a chunk), then uniform values, then the same values negated in reverse (the last
+/// prefix an exact zero), and one input of -0 only; inclusive and exclusive (from -0 and from
+/// +0), and the segmented scans with a head inside the run of -0 and one after it.
+template <class B, class F>
+void check_leading_negative_zeros() {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  using buf = typename B::template buffer<F>;
+  for (const std::size_t k : {std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33},
+                              std::size_t{100}, std::size_t{1023}, std::size_t{1024},
+                              std::size_t{1025}, std::size_t{2500}, std::size_t{5000}}) {
+    SCOPED_TRACE("leading -0: " + std::to_string(k));
+    rng_t r = make_rng(seed, k, 101);
+    const std::size_t half = k == 5000 ? 0 : 1500;  // (5000: -0 only)
+    std::vector<F> in(k, F(-0.0));
+    const std::vector<F> values = exact_input<F>(exact_mix::uniform, r, half);
+    in.insert(in.end(), values.begin(), values.end());
+    for (std::size_t i = half; i-- > 0;) in.push_back(-values[i]);
+    const std::size_t n = in.size();
+    std::vector<std::uint8_t> flags(n, 0);
+    flags[k / 2] = 1;
+    if (k + 10 < n) flags[k + 10] = 1;
+    buf input{std::span<const F>(in)};
+    const std::span<const F> x(input.range());
+    for_each_policy<B>(
+        [] { return B::reproducibility_policies(); },
+        [&](const auto& p) {
+          buf out(n, byte_pattern<F>(poison_byte));
+          parprim::inclusive_scan(p.policy, x, out.range(), parprim::exact_plus{});
+          EXPECT_TRUE(
+              same_bits(exact_expected<F>::scan(in, nullptr, false, F(-0.0)), out.read_all()))
+              << "inclusive_scan";
+          for (const F init : {F(-0.0), F(0.0)}) {
+            parprim::exclusive_scan(p.policy, x, out.range(), init, parprim::exact_plus{});
+            EXPECT_TRUE(same_bits(exact_expected<F>::scan(in, nullptr, true, init), out.read_all()))
+                << "exclusive_scan from " << show(init);
+          }
+          parprim::segmented_inclusive_scan(p.policy, x, flags, out.range(), parprim::exact_plus{});
+          EXPECT_TRUE(
+              same_bits(exact_expected<F>::scan(in, flags.data(), false, F(-0.0)), out.read_all()))
+              << "segmented_inclusive_scan";
+          parprim::segmented_exclusive_scan(p.policy, x, flags, out.range(), F(-0.0),
+                                            parprim::exact_plus{});
+          EXPECT_TRUE(
+              same_bits(exact_expected<F>::scan(in, flags.data(), true, F(-0.0)), out.read_all()))
+              << "segmented_exclusive_scan";
+        },
+        n);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TYPED_TEST(ExactPlus, LeadingNegativeZerosKeepTheirSign) {
+  check_leading_negative_zeros<TypeParam, float>();
+  check_leading_negative_zeros<TypeParam, double>();
+}
+
 /// \brief The OpenMP exact scans size each thread's block by its speed (speed_shares in
 /// backends/openmp/detail/tiled_scan.hpp): the blocks tile every round exactly, whatever the
 /// shares; a thread half as fast converges to half the others' block; none falls much below a

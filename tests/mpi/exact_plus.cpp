@@ -6,6 +6,7 @@
 /// seq and omp (tests/exact_plus.cpp), whatever the rank count.
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -159,6 +160,52 @@ TYPED_TEST(MpiExactPlus, EveryPrimitiveEqualsExactReference) {
         expect_scan(out, doubled, nullptr, false, "transform_inclusive_scan");
         if (::testing::Test::HasFailure()) return;
       }
+    }
+  }
+}
+
+/// A prefix of -0 operands only is -0, also where the ranks before hold only -0 (their carry
+/// then says no other operand came before): inputs that start with k copies of -0, then
+/// uniform values and the same values negated in reverse (the last prefix an exact zero), and
+/// one input of -0 only, over every split; the scans (exclusive from -0 and from +0).
+TYPED_TEST(MpiExactPlus, LeadingNegativeZerosKeepTheirSign) {
+  using F = typename TypeParam::value_type;
+  SCOPED_TRACE(seed_trace());
+  const world w = comm_world();
+  const auto policy = parprim::mpi(MPI_COMM_WORLD).local(TypeParam::local::policy());
+  const parprim::exact_plus op{};
+  for (const std::size_t k : {std::size_t{33}, std::size_t{1025}, std::size_t{5000}}) {
+    const std::size_t half = k == 5000 ? 0 : 1500;  // (5000: -0 only)
+    for (const split s : all_splits) {
+      rng_t r = make_rng(k, half, static_cast<std::uint64_t>(s) + 1);
+      std::vector<F> in(k, F(-0.0));
+      const std::vector<F> values = parprim_test::exact_input<F>(exact_mix::uniform, r, half);
+      in.insert(in.end(), values.begin(), values.end());
+      for (std::size_t i = half; i-- > 0;) in.push_back(-values[i]);
+      std::vector<std::uint8_t> flags(in.size(), 0);
+      flags[k / 2] = 1;
+      const layout l = make_layout(s, in.size(), w.size, r);
+      SCOPED_TRACE("leading -0: " + std::to_string(k) + ", split: " + split_name(s));
+      const auto mine = std::span(in).subspan(l.offset[w.rank], l.count[w.rank]);
+      const auto my_flags =
+          std::span<const std::uint8_t>(flags).subspan(l.offset[w.rank], l.count[w.rank]);
+      std::vector<F> out(mine.size());
+      const auto expect_scan = [&](const std::uint8_t* heads, bool exclusive, F init,
+                                   const char* what) {
+        EXPECT_TRUE(same_bits(allgather_blocks<F>(out, l),
+                              exact_expected<F>::scan(in, heads, exclusive, init)))
+            << what;
+      };
+      parprim::inclusive_scan(policy, mine, out, op);
+      expect_scan(nullptr, false, F(-0.0), "inclusive_scan");
+      for (const F init : {F(-0.0), F(0.0)}) {
+        parprim::exclusive_scan(policy, mine, out, init, op);
+        expect_scan(nullptr, true, init,
+                    std::signbit(init) ? "exclusive_scan from -0" : "exclusive_scan from +0");
+      }
+      parprim::segmented_inclusive_scan(policy, mine, my_flags, out, op);
+      expect_scan(flags.data(), false, F(-0.0), "segmented_inclusive_scan");
+      if (::testing::Test::HasFailure()) return;
     }
   }
 }
