@@ -310,10 +310,7 @@ void check_leading_negative_zeros() {
     SCOPED_TRACE("leading -0: " + std::to_string(k));
     rng_t r = make_rng(seed, k, 101);
     const std::size_t half = k == 5000 ? 0 : 1500;  // (5000: -0 only)
-    std::vector<F> in(k, F(-0.0));
-    const std::vector<F> values = exact_input<F>(exact_mix::uniform, r, half);
-    in.insert(in.end(), values.begin(), values.end());
-    for (std::size_t i = half; i-- > 0;) in.push_back(-values[i]);
+    const std::vector<F> in = leading_negative_zeros<F>(r, k, half);
     const std::size_t n = in.size();
     std::vector<std::uint8_t> flags(n, 0);
     flags[k / 2] = 1;

@@ -178,10 +178,7 @@ TYPED_TEST(MpiExactPlus, LeadingNegativeZerosKeepTheirSign) {
     const std::size_t half = k == 5000 ? 0 : 1500;  // (5000: -0 only)
     for (const split s : all_splits) {
       rng_t r = make_rng(k, half, static_cast<std::uint64_t>(s) + 1);
-      std::vector<F> in(k, F(-0.0));
-      const std::vector<F> values = parprim_test::exact_input<F>(exact_mix::uniform, r, half);
-      in.insert(in.end(), values.begin(), values.end());
-      for (std::size_t i = half; i-- > 0;) in.push_back(-values[i]);
+      const std::vector<F> in = parprim_test::leading_negative_zeros<F>(r, k, half);
       std::vector<std::uint8_t> flags(in.size(), 0);
       flags[k / 2] = 1;
       const layout l = make_layout(s, in.size(), w.size, r);

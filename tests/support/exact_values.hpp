@@ -149,4 +149,15 @@ std::vector<F> exact_input(exact_mix mix, Rng& r, std::size_t n) {
   return v;
 }
 
+/// \brief `zeros` copies of -0, then `half` uniform values, then the same values negated in
+/// reverse (the last prefix an exact zero): prefixes of -0 only, long enough for the chunk path.
+template <class F, class Rng>
+std::vector<F> leading_negative_zeros(Rng& r, std::size_t zeros, std::size_t half) {
+  std::vector<F> v(zeros, F(-0.0));
+  const std::vector<F> values = exact_input<F>(exact_mix::uniform, r, half);
+  v.insert(v.end(), values.begin(), values.end());
+  for (std::size_t i = half; i-- > 0;) v.push_back(-values[i]);
+  return v;
+}
+
 }  // namespace parprim_test

@@ -360,24 +360,6 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
   return failed;
 }
 
-/// \brief prove_outputs' loop over the quarters, with `zero_unknown` known to be 0 where
-/// `SignKnown` (the compiler then leaves out the exact modes' test for a zero prefix).
-template <int Levels, prefix_mode Mode, bool ChunkBound, bool SignKnown, class F>
-[[gnu::always_inline]] inline std::uint64_t prove_quarters(std::size_t n, std::size_t quarter,
-                                                           const double (*running)[chunk],
-                                                           const double (*offset)[Levels],
-                                                           double a_hi, double a_lo,
-                                                           const chunk_bound* bound, F* out,
-                                                           std::uint64_t zero_unknown) {
-  std::uint64_t failed = 0;
-  for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = quarter_end(c, quarter, n);
-    failed |= prove_range<Levels, Mode, ChunkBound>(c, c * quarter, end, running, offset, a_hi,
-                                                    a_lo, bound, out, SignKnown ? 0 : zero_unknown);
-  }
-  return failed;
-}
-
 /// \brief The outputs of scan_slices from the quarters' running slice sums and offsets: each
 /// proved by `bound` (float results, `ChunkBound`) or by its own (prefix_value); returns
 /// non-zero if any was not. Most chunks know a zero prefix's sign (an operand other than -0 came
@@ -390,11 +372,18 @@ template <int Levels, prefix_mode Mode, bool ChunkBound, class F>
                                                           double a_hi, double a_lo,
                                                           const chunk_bound* bound, F* out,
                                                           std::uint64_t zero_unknown) {
-  if (ChunkBound || Mode == prefix_mode::checked || zero_unknown == 0)
-    return prove_quarters<Levels, Mode, ChunkBound, true>(n, quarter, running, offset, a_hi, a_lo,
-                                                          bound, out, zero_unknown);
-  return prove_quarters<Levels, Mode, ChunkBound, false>(n, quarter, running, offset, a_hi, a_lo,
-                                                         bound, out, zero_unknown);
+  std::uint64_t failed = 0;
+  for (std::size_t c = 0; c < scan_chains; ++c) {
+    const std::size_t end = quarter_end(c, quarter, n);
+    // (a literal 0: the inlined loop has no zero test; the checked modes never read it)
+    if (zero_unknown == 0)
+      failed |= prove_range<Levels, Mode, ChunkBound>(c, c * quarter, end, running, offset, a_hi,
+                                                      a_lo, bound, out, 0);
+    else
+      failed |= prove_range<Levels, Mode, ChunkBound>(c, c * quarter, end, running, offset, a_hi,
+                                                      a_lo, bound, out, zero_unknown);
+  }
+  return failed;
 }
 
 #if PARPRIM_HOST_AVX2
