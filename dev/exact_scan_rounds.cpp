@@ -1,16 +1,17 @@
 /// \file
 /// \brief dev: where each thread's time goes in the OpenMP exact_plus scan's rounds. The rounds
-/// of backends/openmp/detail/tiled_scan.hpp, with even blocks (as before the library's exact
-/// scans sized them by the threads' speeds), written out with the same block steps (the exact
-/// fold recording its chunk surveys, the barrier, the carries, the exact block scan reading
-/// them and the next round ahead), each phase timed on each thread; prints, over the threads,
-/// the mean and largest time in the folds, in the barrier and in the scans, the round loop's
-/// time, and parprim's own call beside it (medians of the iterations, ms). n floats uniform in
-/// [-1, 1), 2 MiB-aligned (huge pages where the kernel gives them).
+/// of backends/openmp/detail/tiled_scan.hpp (no barrier: each thread waits only for the totals
+/// its carry needs), with even blocks (the library sizes them by the threads' speeds), written
+/// out with the same block steps (the exact fold recording its chunk surveys, the waits, the
+/// carries, the exact block scan reading them and the next round ahead), each phase timed on
+/// each thread; prints, over the threads, the mean and largest time in the folds, in the waits
+/// and in the scans, the round loop's time, and parprim's own call beside it (medians of the
+/// iterations, ms). n floats (or doubles) uniform in [-1, 1), 2 MiB-aligned (huge pages where
+/// the kernel gives them).
 ///
 ///   g++ -std=c++20 -O3 -DNDEBUG -fopenmp -DPARPRIM_HAS_OPENMP=1 -Iinclude -I<build>/include
 ///     dev/exact_scan_rounds.cpp -o /tmp/rounds
-///   /tmp/rounds [log2 n] [threads] [iterations]
+///   /tmp/rounds [log2 n] [threads] [iterations] [float|double]
 #include <omp.h>
 #include <sys/mman.h>
 
@@ -20,6 +21,7 @@
 #include <cstdlib>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
@@ -32,64 +34,76 @@ namespace pp = parprim;
 namespace od = parprim::openmp::detail;
 
 namespace {
-float* huge_floats(std::size_t n) {
-  const std::size_t bytes = (n * sizeof(float) + (2u << 20) - 1) / (2u << 20) * (2u << 20);
+template <class F>
+F* huge_array(std::size_t n) {
+  const std::size_t bytes = (n * sizeof(F) + (2u << 20) - 1) / (2u << 20) * (2u << 20);
   void* p = std::aligned_alloc(2u << 20, bytes);
   madvise(p, bytes, MADV_HUGEPAGE);
-  return static_cast<float*>(p);
+  return static_cast<F*>(p);
 }
-}  // namespace
 
-int main(int argc, char** argv) {
-  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  const int team = argc > 2 ? std::atoi(argv[2]) : 16;
-  const int iterations = argc > 3 ? std::atoi(argv[3]) : 7;
+template <class F>
+void run(int log2n, int team, int iterations) {
   const std::size_t n = std::size_t{1} << log2n;
-  float* in = huge_floats(n);
-  float* out = huge_floats(n);
+  F* in = huge_array<F>(n);
+  F* out = huge_array<F>(n);
 #pragma omp parallel for num_threads(team)
   for (std::size_t i = 0; i < n; ++i) {
     in[i] = dev::uniform_input(i);
     out[i] = 0;
   }
-  const std::span<const float> x(in, n);
-  using op_t = pp::detail::exact_sum<float>;
-  using acc_t = op_t::accumulator_type;
+  const std::span<const F> x(in, n);
+  using op_t = pp::detail::exact_sum<F>;
+  using acc_t = typename op_t::accumulator_type;
   const op_t op{};
-  const std::size_t tile = od::scan_tile(1, sizeof(float), team, true);
+  const std::size_t tile = od::scan_tile(1, sizeof(F), team, true);
   const std::size_t round_len = tile * static_cast<std::size_t>(team);
-  const bool stream = od::use_streaming(team, n * sizeof(float));
+  const bool stream = od::use_streaming(team, n * sizeof(F));
+  constexpr std::size_t kept = 4;
   std::vector<double> fold_mean, fold_max, wait_mean, wait_max, scan_mean, scan_max, loop, call;
   for (int it = 0; it < iterations + 1; ++it) {
-    std::vector<od::cache_padded<std::optional<acc_t>>> totals(2 * team);
+    std::vector<od::cache_padded<std::optional<acc_t>>> totals(kept * team);
+    od::round_progress progress(static_cast<std::size_t>(team));
     std::vector<double> fold_t(team), wait_t(team), scan_t(team);
     const double start = omp_get_wtime();
 #pragma omp parallel num_threads(team)
     {
       const int t = omp_get_thread_num();
-      op_t::block_memo memo;
+      typename op_t::block_memo memo;
       std::optional<acc_t> running;
       double f = 0, w = 0, s = 0;
+      const auto total_of = [&](std::size_t r, int k) -> const std::optional<acc_t>& {
+        return totals[(r % kept) * team + k].value;
+      };
+      const auto add = [&](std::optional<acc_t>& to, const std::optional<acc_t>& v) {
+        if (v) to = to ? op(*to, *v) : *v;
+      };
       for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
         const std::size_t len = std::min(round_len, n - base);
         const od::block blk = od::block_of(len, team, t);
         const std::size_t b = base + blk.begin, e = base + blk.end;
-        auto* round_totals = totals.data() + (r % 2) * team;
-        round_totals[t].value.reset();
+        auto& mine = totals[(r % kept) * team + t].value;
+        mine.reset();
         const double t0 = omp_get_wtime();
-        if (b < e) round_totals[t].value.emplace(op.fold(acc_t{}, x, b, e - b, &memo));
+        if (b < e) mine.emplace(op.fold(acc_t{}, x, b, e - b, &memo));
+        progress.publish(t, r + 1);
         const double t1 = omp_get_wtime();
-#pragma omp barrier
-        const double t2 = omp_get_wtime();
-        std::optional<acc_t> mine;
-        for (int k = 0; k < team; ++k) {
-          if (k == t) mine = running;
-          const auto& v = round_totals[k].value;
-          if (v) running = running ? op(*running, *v) : *v;
+        if (r >= 1)
+          for (int k = t + 1; k < team; ++k) {
+            progress.wait(k, r);
+            add(running, total_of(r - 1, k));
+          }
+        std::optional<acc_t> carry = running;
+        for (int k = 0; k < t; ++k) {
+          progress.wait(k, r + 1);
+          add(carry, total_of(r, k));
         }
+        const double t2 = omp_get_wtime();
         if (b < e)
-          op.scan_block(x, b, e, mine ? &*mine : nullptr, nullptr, pp::detail::no_flags, false,
-                        od::read_ahead_store<float>{{out, stream}, round_len}, &memo);
+          op.scan_block(x, b, e, carry ? &*carry : nullptr, nullptr, pp::detail::no_flags, false,
+                        od::read_ahead_store<F>{{out, stream}, round_len}, &memo);
+        add(carry, mine);
+        running = std::move(carry);
         const double t3 = omp_get_wtime();
         f += t1 - t0;
         w += t2 - t1;
@@ -100,9 +114,9 @@ int main(int argc, char** argv) {
       scan_t[t] = s;
     }
     const double loop_s = omp_get_wtime() - start;
-    const float last = out[n - 1];
+    const F last = out[n - 1];
     const double c0 = omp_get_wtime();
-    pp::inclusive_scan(pp::omp.threads(team), x, std::span<float>(out, n), pp::exact_plus{});
+    pp::inclusive_scan(pp::omp.threads(team), x, std::span<F>(out, n), pp::exact_plus{});
     const double call_s = omp_get_wtime() - c0;
     if (out[n - 1] != last) std::printf("the rounds and parprim's call differ!\n");
     if (it == 0) continue;
@@ -120,10 +134,24 @@ int main(int argc, char** argv) {
     loop.push_back(loop_s * 1e3);
     call.push_back(call_s * 1e3);
   }
-  std::printf("n = 2^%d floats, %d threads, %zu rounds, medians of %d (ms):\n", log2n, team,
-              (n + round_len - 1) / round_len, iterations);
+  std::printf("n = 2^%d %s, %d threads, %zu rounds, medians of %d (ms):\n", log2n,
+              sizeof(F) == 4 ? "floats" : "doubles", team, (n + round_len - 1) / round_len,
+              iterations);
   std::printf("  folds   mean %7.2f  max %7.2f\n", dev::median(fold_mean), dev::median(fold_max));
-  std::printf("  barrier mean %7.2f  max %7.2f\n", dev::median(wait_mean), dev::median(wait_max));
+  std::printf("  waits   mean %7.2f  max %7.2f\n", dev::median(wait_mean), dev::median(wait_max));
   std::printf("  scans   mean %7.2f  max %7.2f\n", dev::median(scan_mean), dev::median(scan_max));
   std::printf("  rounds  %7.2f   parprim's call %7.2f\n", dev::median(loop), dev::median(call));
+  std::free(in);
+  std::free(out);
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int team = argc > 2 ? std::atoi(argv[2]) : 16;
+  const int iterations = argc > 3 ? std::atoi(argv[3]) : 7;
+  if (argc > 4 && std::string(argv[4]) == "double")
+    run<double>(log2n, team, iterations);
+  else
+    run<float>(log2n, team, iterations);
 }

@@ -5,11 +5,14 @@
 /// poisoned before each call and compared whole with an independent sequential scan.
 
 #include <array>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <iostream>
 #include <limits>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <typeinfo>
 #include <vector>
 
@@ -20,6 +23,7 @@
 #include "support/backends.hpp"
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
 #include <parprim/backends/openmp/detail/grouped_sums.hpp>
+#include <parprim/backends/openmp/detail/tiled_scan.hpp>
 #endif
 #include "support/cases.hpp"
 #include "support/harness.hpp"
@@ -207,6 +211,97 @@ TEST(GroupedSums, AvxAndPortableFormsAgree) {
   check_grouped_sums<std::uint32_t>(r);
   check_grouped_sums<std::int64_t>(r);
   check_grouped_sums<std::uint64_t>(r);
+}
+
+/// An affine map x -> a x + b modulo 2^32; `then` composes in sequence order (not commutative).
+struct affine {
+  std::uint32_t a = 1, b = 0;
+  affine then(const affine& g) const { return {g.a * a, g.a * b + g.b}; }
+  bool operator==(const affine&) const = default;
+};
+/// Thrown by the driver's steps below.
+struct step_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The scan driver of the OpenMP scans (detail/tiled_scan.hpp): a thread waits only for the
+/// totals its carry needs, with no barrier between rounds, and the rounds' totals sit in a ring
+/// of slots. Blocks of 1-5 elements give hundreds of rounds, so a carry that read a slot already
+/// written for a later round, or a wait that returned early, shows as a wrong carry; with more
+/// threads than cores too, and with blocks sized by the threads' speeds. The combine composes
+/// affine maps, so the order of the totals shows. Then a throw from the fold, the combine or the
+/// block scan, at a random call, reaches the caller (no thread is left waiting).
+TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
+  namespace od = parprim::openmp::detail;
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  int throws = 0;
+  for (const int team : {2, 3, 4, 7})
+    for (const std::size_t tile : {std::size_t{1}, std::size_t{2}, std::size_t{5}})
+      for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, tile * team - 1,
+                                  tile * team * 97 + 3, std::size_t{2003}})
+        for (const bool balanced : {false, true})
+          for (const bool with_carry : {false, true}) {
+            SCOPED_TRACE("team " + std::to_string(team) + ", tile " + std::to_string(tile) +
+                         ", n " + std::to_string(n) + (balanced ? ", balanced" : "") +
+                         (with_carry ? ", carry" : ""));
+            std::vector<affine> in(n);
+            for (auto& f : in)
+              f = {static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
+            const affine carry{static_cast<std::uint32_t>(r()) | 1u,
+                               static_cast<std::uint32_t>(r())};
+            std::vector<affine> want(n);
+            for (std::size_t i = 0; i < n; ++i)
+              want[i] = i == 0 ? (with_carry ? carry.then(in[0]) : in[0]) : want[i - 1].then(in[i]);
+            // throw_at: the call (counted over all threads) of step `which` that throws; 0: none
+            for (const int which : {-1, 0, 1, 2}) {
+              std::atomic<long> calls[3] = {0, 0, 0};
+              const long throw_at =
+                  which < 0 ? 0 : uniform_int<long>(r, 1, std::max<long>(1, long(n / tile)));
+              const auto step = [&](int k) {
+                if (which == k && calls[k].fetch_add(1) + 1 == throw_at)
+                  throw step_failure("step " + std::to_string(k));
+              };
+              std::vector<affine> out(n, affine{0, 7});
+              const auto total = [&](std::size_t b, std::size_t e) {
+                step(0);
+                affine acc = in[b];
+                for (std::size_t i = b + 1; i < e; ++i) acc = acc.then(in[i]);
+                return acc;
+              };
+              const auto combine = [&](const affine& x, const affine& y) {
+                step(1);
+                return x.then(y);
+              };
+              const auto scan_block = [&](std::size_t b, std::size_t e, const affine* c) {
+                step(2);
+                affine acc = c ? c->then(in[b]) : in[b];
+                out[b] = acc;
+                for (std::size_t i = b + 1; i < e; ++i) out[i] = acc = acc.then(in[i]);
+              };
+              const auto run = [&] {
+                od::tiled_scan<affine>(n, team, tile, with_carry ? &carry : nullptr, total, combine,
+                                       scan_block, balanced);
+              };
+              if (which < 0) {
+                ASSERT_NO_THROW(run());
+                for (std::size_t i = 0; i < n; ++i)
+                  ASSERT_TRUE(out[i] == want[i]) << "element " << i;
+              } else {
+                bool thrown = false;
+                try {
+                  run();
+                } catch (const step_failure&) {
+                  thrown = true;
+                }
+                // the step ran fewer times than throw_at only where the input is too short
+                EXPECT_EQ(thrown, calls[which] >= throw_at) << "step " << which;
+                throws += thrown;
+              }
+            }
+          }
+  EXPECT_GT(throws, 400) << "most throwing runs reach their throw";
 }
 #endif
 

@@ -4,17 +4,19 @@
 /// scan of the totals, block scan with carry-in) run over cache-sized rounds.
 ///
 /// The input is cut into rounds of `p * tile` elements; in each round thread t owns block t.
-/// Phase 1 folds the block (reading it from memory into the core's cache), one barrier, then
-/// every thread combines the totals left of it in thread order (p is small) and phase 3
-/// scans its block, now read from cache. Main memory is read once and written once, against
-/// twice and twice for the plain two-pass scan. Totals are double-buffered by round parity,
-/// so one barrier per round suffices: a thread writing round r+1's totals has passed round
-/// r's barrier, which every thread reaches only after reading round r-1's totals.
+/// Phase 1 folds the block (reading it from memory into the core's cache) and publishes its
+/// total; thread t then waits only for the totals it needs (threads 0 .. t-1 of this round, the
+/// rest of the round before), combines them in thread order (p is small), and phase 3 scans its
+/// block, now read from cache. Main memory is read once and written once, against twice and
+/// twice for the plain two-pass scan. No barrier separates the rounds, so while one thread scans
+/// (arithmetic on cached data) another already folds its next block (reads from memory).
 
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <type_traits>
 #include <vector>
@@ -29,9 +31,10 @@
 namespace parprim::openmp::detail {
 
 /// \brief Bytes of input per round, all threads together, and at least per thread (twice that
-/// fits in a core's L2 on current servers). A round ends in a barrier: with fewer threads each
-/// thread's share of the memory bandwidth is larger, its block goes by faster, and the barrier
-/// would cost more of the round, so a round keeps its bytes as the team shrinks. Tuned on the
+/// fits in a core's L2 on current servers). Each round synchronises the threads (tuned when a
+/// barrier ended it): with fewer threads each thread's share of the memory bandwidth is larger,
+/// its block goes by faster, and the synchronisation would cost more of the round, so a round
+/// keeps its bytes as the team shrinks. Tuned on the
 /// 16-core host at 16 threads (128 KiB a thread: 2^28 int32 25.7-27.4 ms, 512 KiB 30.6, 2 MiB
 /// 32.0; docs/openmp.md) and on the 2-core development machine at 2 threads, 2^24 and 2^26,
 /// where 1 MiB a thread was the fastest of 128 KiB - 1 MiB for int32, float32 and float64
@@ -103,6 +106,62 @@ class speed_shares {
   }
 };
 
+/// \brief How far the threads of a tiled_scan have got: thread k's word counts the rounds whose
+/// totals it has published. A wait spins a while (the awaited fold usually ends within
+/// microseconds), then sleeps on a generation counter that every publication moves (C++20
+/// atomic wait: a futex on Linux), so a thread whose core is taken by other work does not keep
+/// the one it waits for from running. stop() releases every wait (a thread failed).
+class round_progress {
+ public:
+  explicit round_progress(std::size_t p) : done_(p) {}
+
+  /// \brief Thread t has published the totals of its first `rounds` rounds (release: the totals
+  /// written before are visible to a thread whose wait returns).
+  void publish(int t, std::size_t rounds) {
+    done_[static_cast<std::size_t>(t)].value.store(static_cast<std::uint32_t>(rounds),
+                                                   std::memory_order_release);
+    wake();
+  }
+  /// \brief Until thread k has published `rounds` rounds; false once stop() was called. (The
+  /// words count modulo 2^32: a waiter is never more than two rounds ahead of the word it reads.)
+  bool wait(int k, std::size_t rounds) const {
+    const auto& word = done_[static_cast<std::size_t>(k)].value;
+    const auto want = static_cast<std::uint32_t>(rounds);
+    for (int spin = 0;; ++spin) {
+      const std::uint32_t generation = generation_.value.load(std::memory_order_acquire);
+      if (static_cast<std::int32_t>(word.load(std::memory_order_acquire) - want) >= 0) return true;
+      if (stopped_.load(std::memory_order_acquire)) return false;
+      if (spin < spins) {
+        relax();
+      } else {
+        generation_.value.wait(generation, std::memory_order_acquire);
+      }
+    }
+  }
+  void stop() {
+    stopped_.store(true, std::memory_order_release);
+    wake();
+  }
+
+ private:
+  static constexpr int spins = 2000;
+  std::vector<cache_padded<std::atomic<std::uint32_t>>> done_;
+  cache_padded<std::atomic<std::uint32_t>> generation_{};
+  std::atomic<bool> stopped_{false};
+
+  void wake() {
+    generation_.value.fetch_add(1, std::memory_order_acq_rel);
+    generation_.value.notify_all();
+  }
+  static void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+};
+
 /// \brief Runs the three phases over `[0, n)` with `team` threads. The first exception thrown by
 /// `total`, `combine` or `scan_block` on any thread is rethrown here after the region.
 /// \param carry  the carry into element 0: null for inclusive scans, `&init` for exclusive
@@ -110,11 +169,20 @@ class speed_shares {
 /// \param combine  `Carry combine(Carry left, Carry right)`, associative
 /// \param scan_block  `void scan_block(begin, end, const Carry* carry_in)`, null for no carry
 /// \param balanced  size each thread's block by its scans' speed in the rounds before
-///   (speed_shares; times of the round before the last, the one every thread has published
-///   when it passes a barrier) instead of evenly: only where the results do not depend on the
-///   blocks (an exact operator), since the blocks then change from call to call. Threads
-///   that stay slower than the rest (the 16-core host: the slowest thread's scans 41 ms in a
-///   call where the mean was 33, and the others waited for it at every barrier) take less.
+///   (speed_shares; the times of three rounds back, which every thread has seen published when
+///   it starts a round) instead of evenly: only where the results do not depend on the blocks
+///   (an exact operator), since the blocks then change from call to call. Threads that stay
+///   slower than the rest (the 16-core host: the slowest thread's scans 41 ms in a call where
+///   the mean was 33) take less, so the others wait less for their totals.
+///
+/// Thread t's round r: fold its block into the total of slot r % rounds_kept, publish; add the
+/// totals of round r - 1 from threads t+1 .. p-1 to its running value (waiting for each); then
+/// its carry is that value and the totals of round r from threads 0 .. t-1 (waiting for each);
+/// scan. Every carry combines the same totals in the same order as a barrier per round would,
+/// so the results are those of the same blocks with barriers. A slot is written again four
+/// rounds later, after every thread has read it: thread k folds round r + 4 after scanning
+/// round r + 3, which waited for every thread's total of round r + 2, and each thread folds
+/// round r + 2 only after it has read the totals of round r (in its round r + 1).
 template <class Carry, class Total, class Combine, class ScanBlock>
 void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, Total total,
                 Combine combine, ScanBlock scan_block, bool balanced = false) {
@@ -122,51 +190,67 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     if (n > 0) scan_block(std::size_t{0}, n, carry);
     return;
   }
+  constexpr std::size_t rounds_kept = 4;
   const auto slots = static_cast<std::size_t>(team);
-  std::vector<cache_padded<std::optional<Carry>>> totals(2 * slots);
-  std::vector<cache_padded<double>> seconds(balanced ? 2 * slots : 0);  // by round parity
+  std::vector<cache_padded<std::optional<Carry>>> totals(rounds_kept * slots);
+  std::vector<cache_padded<double>> seconds(balanced ? rounds_kept * slots : 0);
+  round_progress progress(slots);
   first_exception error;
 #pragma omp parallel num_threads(team)
   {
     const int p = omp_get_num_threads();
     const int t = omp_get_thread_num();
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
-    std::optional<Carry> running;
+    const auto total_of = [&](std::size_t r, int k) -> const std::optional<Carry>& {
+      return totals[(r % rounds_kept) * slots + static_cast<std::size_t>(k)].value;
+    };
+    const auto add = [&](std::optional<Carry>& to, const std::optional<Carry>& v) {
+      if (v) to = to ? combine(*to, *v) : *v;
+    };
+    std::optional<Carry> running;  // the rounds before, and this round's blocks up to t
     if (carry) running.emplace(*carry);
     speed_shares shares(balanced ? p : 1);
-    std::vector<std::size_t> lengths(balanced ? 2 * slots : 0);  // by round parity, as `seconds`
+    std::vector<std::size_t> lengths(balanced ? rounds_kept * slots : 0);  // as `seconds`
     for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
       const std::size_t len = std::min(round_len, n - base);
+      if (balanced && r >= 3) {  // three rounds back: every thread's time has been seen
+        const std::size_t before = ((r - 3) % rounds_kept) * slots;
+        shares.update([&](std::size_t k) { return lengths[before + k]; },
+                      [&](std::size_t k) { return seconds[before + k].value; });
+      }
       const block blk = balanced ? shares.of(len, t) : block_of(len, p, t);
       if (balanced)
         for (int k = 0; k < p; ++k) {
           const block other = shares.of(len, k);
-          lengths[(r % 2) * slots + static_cast<std::size_t>(k)] = other.end - other.begin;
+          lengths[(r % rounds_kept) * slots + static_cast<std::size_t>(k)] =
+              other.end - other.begin;
         }
       const std::size_t b = base + blk.begin, e = base + blk.end;
-      cache_padded<std::optional<Carry>>* round_totals = totals.data() + (r % 2) * slots;
-      round_totals[t].value.reset();
-      if (b < e) error.run([&] { round_totals[t].value.emplace(total(b, e)); });
-#pragma omp barrier
-      // After a failure every thread still passes each round's barrier, doing no work.
-      if (balanced && r >= 1) {  // the round before this one: every thread published its time
-        const std::size_t before = ((r - 1) % 2) * slots;
-        shares.update([&](std::size_t k) { return lengths[before + k]; },
-                      [&](std::size_t k) { return seconds[before + k].value; });
-      }
+      auto& mine = totals[(r % rounds_kept) * slots + static_cast<std::size_t>(t)].value;
+      mine.reset();
+      if (b < e) error.run([&] { mine.emplace(total(b, e)); });
+      if (error.failed()) break;
+      progress.publish(t, r + 1);
+      bool ok = true;
+      if (r >= 1)
+        for (int k = t + 1; ok && k < p; ++k)
+          if ((ok = progress.wait(k, r))) error.run([&] { add(running, total_of(r - 1, k)); });
+      std::optional<Carry> in = running;
+      for (int k = 0; ok && k < t; ++k)
+        if ((ok = progress.wait(k, r + 1))) error.run([&] { add(in, total_of(r, k)); });
+      if (!ok || error.failed()) break;
+      const double start = balanced ? omp_get_wtime() : 0.0;
       error.run([&] {
-        std::optional<Carry> mine;
-        for (int k = 0; k < p; ++k) {
-          if (k == t) mine = running;
-          const auto& v = round_totals[k].value;
-          if (v) running = running ? combine(*running, *v) : *v;
-        }
-        const double start = balanced ? omp_get_wtime() : 0.0;
-        if (b < e) scan_block(b, e, mine ? &*mine : nullptr);
-        if (balanced)
-          seconds[(r % 2) * slots + static_cast<std::size_t>(t)].value = omp_get_wtime() - start;
+        if (b < e) scan_block(b, e, in ? &*in : nullptr);
+        add(in, mine);
+        running = std::move(in);
       });
+      if (error.failed()) break;
+      if (balanced)
+        seconds[(r % rounds_kept) * slots + static_cast<std::size_t>(t)].value =
+            omp_get_wtime() - start;
     }
+    if (error.failed()) progress.stop();
   }
   error.rethrow_if_failed();
 }
@@ -200,7 +284,7 @@ inline int scan_team_size(const omp_policy& policy, std::size_t n, std::size_t /
 /// \brief Elements per thread per round for input elements of `in_size` bytes and `team`
 /// threads: the round's bytes shared by the team, at least scan_tile_bytes and `grain` elements.
 /// An accumulating operator (the exact sums: tens of operations an element) keeps
-/// scan_tile_bytes: its rounds are long against a barrier anyway, and a larger block no longer
+/// scan_tile_bytes: its rounds are long against their waits anyway, and a larger block no longer
 /// stays in L2 between the phases (2-core development machine, 2 threads, 2^24 float64 exact
 /// scans: 14.7 ms at 128 KiB a thread, 16.3 at 1 MiB).
 inline std::size_t scan_tile(std::size_t grain, std::size_t in_size, int team,
