@@ -233,10 +233,10 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
       progress.publish(t, r + 1);
       bool ok = true;
       if (r >= 1)
-        for (int k = t + 1; ok && k < p; ++k)
+        for (int k = t + 1; ok && !error.failed() && k < p; ++k)
           if ((ok = progress.wait(k, r))) error.run([&] { add(running, total_of(r - 1, k)); });
       std::optional<Carry> in = running;
-      for (int k = 0; ok && k < t; ++k)
+      for (int k = 0; ok && !error.failed() && k < t; ++k)
         if ((ok = progress.wait(k, r + 1))) error.run([&] { add(in, total_of(r, k)); });
       if (!ok || error.failed()) break;
       const double start = balanced ? omp_get_wtime() : 0.0;
