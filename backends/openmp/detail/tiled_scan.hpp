@@ -201,8 +201,9 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     const int p = omp_get_num_threads();
     const int t = omp_get_thread_num();
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
-    const auto total_of = [&](std::size_t r, int k) -> const std::optional<Carry>& {
-      return totals[(r % rounds_kept) * slots + static_cast<std::size_t>(k)].value;
+    // the slot of round r, thread k, in the rings of totals, seconds and lengths
+    const auto slot = [&](std::size_t r, int k) {
+      return (r % rounds_kept) * slots + static_cast<std::size_t>(k);
     };
     const auto add = [&](std::optional<Carry>& to, const std::optional<Carry>& v) {
       if (v) to = to ? combine(*to, *v) : *v;
@@ -214,7 +215,7 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
       const std::size_t len = std::min(round_len, n - base);
       if (balanced && r >= 3) {  // three rounds back: every thread's time has been seen
-        const std::size_t before = ((r - 3) % rounds_kept) * slots;
+        const std::size_t before = slot(r - 3, 0);
         shares.update([&](std::size_t k) { return lengths[before + k]; },
                       [&](std::size_t k) { return seconds[before + k].value; });
       }
@@ -222,23 +223,22 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
       if (balanced)
         for (int k = 0; k < p; ++k) {
           const block other = shares.of(len, k);
-          lengths[(r % rounds_kept) * slots + static_cast<std::size_t>(k)] =
-              other.end - other.begin;
+          lengths[slot(r, k)] = other.end - other.begin;
         }
       const std::size_t b = base + blk.begin, e = base + blk.end;
-      auto& mine = totals[(r % rounds_kept) * slots + static_cast<std::size_t>(t)].value;
+      auto& mine = totals[slot(r, t)].value;
       mine.reset();
       if (b < e) error.run([&] { mine.emplace(total(b, e)); });
       if (error.failed()) break;
       progress.publish(t, r + 1);
-      bool ok = true;
+      // (a wait returns false only after a failure: then error.failed() holds too)
       if (r >= 1)
-        for (int k = t + 1; ok && !error.failed() && k < p; ++k)
-          if ((ok = progress.wait(k, r))) error.run([&] { add(running, total_of(r - 1, k)); });
+        for (int k = t + 1; k < p && !error.failed() && progress.wait(k, r); ++k)
+          error.run([&] { add(running, totals[slot(r - 1, k)].value); });
       std::optional<Carry> in = running;
-      for (int k = 0; ok && !error.failed() && k < t; ++k)
-        if ((ok = progress.wait(k, r + 1))) error.run([&] { add(in, total_of(r, k)); });
-      if (!ok || error.failed()) break;
+      for (int k = 0; k < t && !error.failed() && progress.wait(k, r + 1); ++k)
+        error.run([&] { add(in, totals[slot(r, k)].value); });
+      if (error.failed()) break;
       const double start = balanced ? omp_get_wtime() : 0.0;
       error.run([&] {
         if (b < e) scan_block(b, e, in ? &*in : nullptr);
@@ -246,9 +246,7 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
         running = std::move(in);
       });
       if (error.failed()) break;
-      if (balanced)
-        seconds[(r % rounds_kept) * slots + static_cast<std::size_t>(t)].value =
-            omp_get_wtime() - start;
+      if (balanced) seconds[slot(r, t)].value = omp_get_wtime() - start;
     }
     if (error.failed()) progress.stop();
   }
