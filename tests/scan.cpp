@@ -228,7 +228,8 @@ struct step_failure : std::runtime_error {
 /// totals its carry needs, with no barrier between rounds, and the rounds' totals sit in a ring
 /// of slots. Blocks of 1-5 elements give hundreds of rounds, so a carry that read a slot already
 /// written for a later round, or a wait that returned early, shows as a wrong carry; with more
-/// threads than cores too, and with blocks sized by the threads' speeds. The combine composes
+/// threads than cores too, with blocks sized by the threads' speeds, and with each block folded a
+/// round before its scan. The combine composes
 /// affine maps, so the order of the totals shows. Then a throw from the fold, the combine or the
 /// block scan, at a random call, reaches the caller (no thread is left waiting).
 TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
@@ -237,15 +238,21 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
   SCOPED_TRACE(seed_trace(seed));
   rng_t r = make_rng(seed, 0);
   int throws = 0;
+  // even or speed-sized blocks, each folded just before its scan or 1 .. 6 rounds before
+  const od::scan_rounds schedules[] = {{false, 0}, {true, 0},
+                                       {false, 1}, {true, 1},
+                                       {true, 3},  {false, od::scan_rounds::max_fold_ahead}};
   for (const int team : {2, 3, 4, 7})
     for (const std::size_t tile : {std::size_t{1}, std::size_t{2}, std::size_t{5}})
       for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, tile * team - 1,
                                   tile * team * 97 + 3, std::size_t{2003}})
-        for (const bool balanced : {false, true})
+        for (const od::scan_rounds how : schedules)
           for (const bool with_carry : {false, true}) {
-            SCOPED_TRACE("team " + std::to_string(team) + ", tile " + std::to_string(tile) +
-                         ", n " + std::to_string(n) + (balanced ? ", balanced" : "") +
-                         (with_carry ? ", carry" : ""));
+            SCOPED_TRACE(
+                "team " + std::to_string(team) + ", tile " + std::to_string(tile) + ", n " +
+                std::to_string(n) + (how.balanced ? ", balanced" : "") +
+                (how.fold_ahead > 0 ? ", fold ahead " + std::to_string(how.fold_ahead) : "") +
+                (with_carry ? ", carry" : ""));
             std::vector<affine> in(n);
             for (auto& f : in)
               f = {static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
@@ -282,7 +289,7 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
               };
               const auto run = [&] {
                 od::tiled_scan<affine>(n, team, tile, with_carry ? &carry : nullptr, total, combine,
-                                       scan_block, balanced);
+                                       scan_block, how);
               };
               if (which < 0) {
                 ASSERT_NO_THROW(run());
@@ -301,7 +308,15 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
               }
             }
           }
-  EXPECT_GT(throws, 400) << "most throwing runs reach their throw";
+  EXPECT_GT(throws, 1200) << "most throwing runs reach their throw";
+  // a deeper fold than the driver's ring of totals allows is refused before any step runs
+  EXPECT_THROW(od::tiled_scan<affine>(
+                   std::size_t{100}, 2, std::size_t{1}, static_cast<const affine*>(nullptr),
+                   [](std::size_t, std::size_t) -> affine { throw step_failure("total"); },
+                   [](const affine& x, const affine& y) { return x.then(y); },
+                   [](std::size_t, std::size_t, const affine*) { throw step_failure("scan"); },
+                   {false, od::scan_rounds::max_fold_ahead + 1}),
+               parprim::invalid_argument);
 }
 #endif
 

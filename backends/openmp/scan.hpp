@@ -27,14 +27,15 @@ struct scan_impl<omp_policy> {
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const openmp::detail::next_round_prefetch<Out, Input> prefetch(
-        in, round_elements<Input, Op>(policy, team));
-    openmp::detail::thread_memos<Op> memos(team);
+    const std::size_t round = round_elements<Input, Op>(policy, team);
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round);
+    openmp::detail::thread_memos<Op> memos(team, round, fold_ahead<Op>());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
-        scan_accumulating(
-            op, in, b, e, c, false,
-            openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
+        scan_accumulating(op, in, b, e, c, false,
+                          openmp::detail::read_ahead_store<Out>{{out.data(), stream},
+                                                                (fold_ahead<Op>() + 1) * round},
+                          memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
         openmp::detail::grouped_sum_scan<false>(in.data(), out.data(), b, e, c, stream, prefetch);
       } else {
@@ -61,15 +62,16 @@ struct scan_impl<omp_policy> {
     const int team =
         openmp::detail::scan_team_size(policy, in.size(), sizeof(typename Input::value_type));
     const bool stream = openmp::detail::use_streaming(team, out.size_bytes());
-    const openmp::detail::next_round_prefetch<Out, Input> prefetch(
-        in, round_elements<Input, Op>(policy, team));
-    openmp::detail::thread_memos<Op> memos(team);
+    const std::size_t round = round_elements<Input, Op>(policy, team);
+    const openmp::detail::next_round_prefetch<Out, Input> prefetch(in, round);
+    openmp::detail::thread_memos<Op> memos(team, round, fold_ahead<Op>());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
-        scan_accumulating(
-            op, in, b, e, carry, true,
-            openmp::detail::read_ahead_store<Out>{{out.data(), stream}, prefetch.ahead}, memos);
+        scan_accumulating(op, in, b, e, carry, true,
+                          openmp::detail::read_ahead_store<Out>{{out.data(), stream},
+                                                                (fold_ahead<Op>() + 1) * round},
+                          memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
         openmp::detail::grouped_sum_scan<true>(in.data(), out.data(), b, e, carry, stream,
                                                prefetch);
@@ -95,13 +97,21 @@ struct scan_impl<omp_policy> {
                     : 0;
   }
 
+  /// \brief Rounds by which the driver folds each block before its scan: scan_fold_ahead for an
+  /// accumulating operator (its blocks are small, scan_tile), else none. Its block scans ask for
+  /// the input of the block the thread folds next, fold_ahead + 1 rounds on.
+  template <class Op>
+  static constexpr std::size_t fold_ahead() {
+    return accumulating_operator<Op> ? openmp::detail::scan_fold_ahead : 0;
+  }
+
   /// \brief An accumulating operator's scan of block [b, e), with the memo its fold of the
   /// block left on this thread where it has them.
   template <class Op, class Input, class Acc, class Store, class Memos>
   static void scan_accumulating(const Op& op, const Input& in, std::size_t b, std::size_t e,
                                 const Acc* carry, bool exclusive, Store store, Memos& memos) {
     if constexpr (memo_operator<Op>)
-      op.scan_block(in, b, e, carry, nullptr, no_flags, exclusive, store, memos.mine());
+      op.scan_block(in, b, e, carry, nullptr, no_flags, exclusive, store, memos.of(b));
     else
       op.scan_block(in, b, e, carry, nullptr, no_flags, exclusive, store);
   }
@@ -112,14 +122,16 @@ struct scan_impl<omp_policy> {
     namespace od = openmp::detail;
     const auto total = [&](std::size_t b, std::size_t e) {
       if constexpr (memo_operator<Op>) {
-        if (auto* memo = memos.mine()) return op.fold(Acc{}, in, b, e - b, memo);
+        if (auto* memo = memos.of(b)) return op.fold(Acc{}, in, b, e - b, memo);
       }
       return od::fold_nonempty<Acc>(in, b, e, op);
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
-    // an exact operator's results do not depend on the blocks: they follow the threads' speeds
+    // an exact operator's results do not depend on the blocks: they follow the threads' speeds;
+    // its blocks (scan_tile) are small enough to fold a round ahead
     od::tiled_scan<Acc>(in.size(), team, od::scan_tile_elements<Input, Op>(policy, team), carry,
-                        total, combine, scan_block, accumulating_operator<Op>);
+                        total, combine, scan_block,
+                        {.balanced = accumulating_operator<Op>, .fold_ahead = fold_ahead<Op>()});
   }
 };
 

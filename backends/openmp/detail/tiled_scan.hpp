@@ -9,7 +9,8 @@
 /// rest of the round before), combines them in thread order (p is small), and phase 3 scans its
 /// block, now read from cache. Main memory is read once and written once, against twice and
 /// twice for the plain two-pass scan. No barrier separates the rounds, so while one thread scans
-/// (arithmetic on cached data) another already folds its next block (reads from memory).
+/// (arithmetic on cached data) another already folds its next block (reads from memory). The
+/// exact scans fold each block a round (or more) before they scan it (scan_rounds::fold_ahead).
 
 #include <omp.h>
 
@@ -26,6 +27,7 @@
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/backends/openmp/detail/write_sequence.hpp>
 #include <parprim/detail/accumulating.hpp>
+#include <parprim/error.hpp>
 #include <parprim/policy.hpp>
 
 namespace parprim::openmp::detail {
@@ -48,6 +50,14 @@ inline constexpr std::size_t scan_round_bytes = std::size_t{2} << 20;
 inline constexpr std::size_t scan_tile_bytes = PARPRIM_OMP_SCAN_TILE_BYTES;
 #else
 inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
+#endif
+
+/// \brief Rounds by which an accumulating operator's scans fold each block before scanning it
+/// (scan_rounds::fold_ahead); a thread keeps this many blocks more in its cache.
+#if defined(PARPRIM_OMP_SCAN_FOLD_AHEAD)
+inline constexpr std::size_t scan_fold_ahead = PARPRIM_OMP_SCAN_FOLD_AHEAD;
+#else
+inline constexpr std::size_t scan_fold_ahead = 1;
 #endif
 
 /// \brief The parts of a round the threads take when their blocks follow their speeds
@@ -162,38 +172,59 @@ class round_progress {
   }
 };
 
+/// \brief How tiled_scan runs its rounds.
+struct scan_rounds {
+  /// Size each thread's block by its scans' speed in the rounds before (speed_shares; the
+  /// times of rounds every thread has seen published when it starts a round) instead of
+  /// evenly: only where the results do not depend on the blocks (an exact operator), since the
+  /// blocks then change from call to call. Threads that stay slower than the rest (the 16-core
+  /// host: the slowest thread's scans 41 ms in a call where the mean was 33) take less, so the
+  /// others wait less for their totals.
+  bool balanced = false;
+  /// Fold round r + fold_ahead before scanning round r (at most max_fold_ahead): a total is then
+  /// published that many rounds before the carries that need it, so a thread that runs late
+  /// (the scan phase's arithmetic, the host's other work) holds the others back only when it
+  /// is more rounds late. Each thread then keeps that many blocks more in its cache, so only
+  /// for blocks small against the cache (an accumulating operator's: scan_tile).
+  std::size_t fold_ahead = 0;
+  static constexpr std::size_t max_fold_ahead = 6;
+};
+
 /// \brief Runs the three phases over `[0, n)` with `team` threads. The first exception thrown by
 /// `total`, `combine` or `scan_block` on any thread is rethrown here after the region.
 /// \param carry  the carry into element 0: null for inclusive scans, `&init` for exclusive
 /// \param total  `Carry total(begin, end)` for a non-empty block
 /// \param combine  `Carry combine(Carry left, Carry right)`, associative
 /// \param scan_block  `void scan_block(begin, end, const Carry* carry_in)`, null for no carry
-/// \param balanced  size each thread's block by its scans' speed in the rounds before
-///   (speed_shares; the times of three rounds back, which every thread has seen published when
-///   it starts a round) instead of evenly: only where the results do not depend on the blocks
-///   (an exact operator), since the blocks then change from call to call. Threads that stay
-///   slower than the rest (the 16-core host: the slowest thread's scans 41 ms in a call where
-///   the mean was 33) take less, so the others wait less for their totals.
+/// \param how  even or speed-sized blocks, each folded just before its scan or rounds before
 ///
-/// Thread t's round r: fold its block into the total of slot r % rounds_kept, publish; add the
-/// totals of round r - 1 from threads t+1 .. p-1 to its running value (waiting for each); then
-/// its carry is that value and the totals of round r from threads 0 .. t-1 (waiting for each);
-/// scan. Every carry combines the same totals in the same order as a barrier per round would,
-/// so the results are those of the same blocks with barriers. A slot is written again four
-/// rounds later, after every thread has read it: thread k folds round r + 4 after scanning
-/// round r + 3, which waited for every thread's total of round r + 2, and each thread folds
-/// round r + 2 only after it has read the totals of round r (in its round r + 1).
+/// Thread t folds its block of round r into the total of slot r % rounds_kept and publishes it
+/// (just before scanning round r - d, d = fold_ahead). For round r's scan it adds the totals of
+/// round r - 1 from threads t+1 .. p-1 to its running value (waiting for each); then its carry
+/// is that value and the totals of round r from threads 0 .. t-1 (waiting for each). Every carry
+/// combines the same totals in the same order as a barrier per round would, so the results are
+/// those of the same blocks with barriers. Thread t folds round r after scanning round r - 1 - d,
+/// whose carry waited for every thread's total of round r - 2 - d, published by each thread after
+/// it scanned round r - 3 - 2d: that round's scan times are seen then (speed_shares). A slot is
+/// written again K = rounds_kept rounds later, after every thread has read it: thread t folds round
+/// r + K after scanning round r + K - 1 - d, which waited for every total of round r + K - 2 - d,
+/// and each thread folds that round only after it has read the totals of round r (in its scan of
+/// round r + 1, at most round r + K - 3 - 2d): K >= 4 + 2d. A thread reads the times of round r
+/// in its fold of round r + 3 + 2d, before it publishes that round, so before any thread scans
+/// round r + K.
 template <class Carry, class Total, class Combine, class ScanBlock>
 void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, Total total,
-                Combine combine, ScanBlock scan_block, bool balanced = false) {
+                Combine combine, ScanBlock scan_block, scan_rounds how = {}) {
   if (team <= 1) {
     if (n > 0) scan_block(std::size_t{0}, n, carry);
     return;
   }
-  constexpr std::size_t rounds_kept = 4;
+  constexpr std::size_t rounds_kept = 4 + 2 * scan_rounds::max_fold_ahead;
+  if (how.fold_ahead > scan_rounds::max_fold_ahead)
+    throw parprim::invalid_argument("tiled_scan: fold_ahead above scan_rounds::max_fold_ahead");
   const auto slots = static_cast<std::size_t>(team);
   std::vector<cache_padded<std::optional<Carry>>> totals(rounds_kept * slots);
-  std::vector<cache_padded<double>> seconds(balanced ? rounds_kept * slots : 0);
+  std::vector<cache_padded<double>> seconds(how.balanced ? rounds_kept * slots : 0);
   round_progress progress(slots);
   first_exception error;
 #pragma omp parallel num_threads(team)
@@ -201,6 +232,9 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     const int p = omp_get_num_threads();
     const int t = omp_get_thread_num();
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
+    const std::size_t rounds = (n + round_len - 1) / round_len;
+    const std::size_t ahead = how.fold_ahead;
+    const std::size_t seen_back = 3 + 2 * ahead;  // the scan times every thread has seen
     // the slot of round r, thread k, in the rings of totals, seconds and lengths
     const auto slot = [&](std::size_t r, int k) {
       return (r % rounds_kept) * slots + static_cast<std::size_t>(k);
@@ -210,27 +244,37 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     };
     std::optional<Carry> running;  // the rounds before, and this round's blocks up to t
     if (carry) running.emplace(*carry);
-    speed_shares shares(balanced ? p : 1);
-    std::vector<std::size_t> lengths(balanced ? rounds_kept * slots : 0);  // as `seconds`
-    for (std::size_t base = 0, r = 0; base < n; base += round_len, ++r) {
-      const std::size_t len = std::min(round_len, n - base);
-      if (balanced && r >= 3) {  // three rounds back: every thread's time has been seen
-        const std::size_t before = slot(r - 3, 0);
+    speed_shares shares(how.balanced ? p : 1);
+    std::vector<std::size_t> lengths(how.balanced ? rounds_kept * slots : 0);  // as `seconds`
+    block blocks[scan_rounds::max_fold_ahead + 1];  // this thread's of rounds r .. r + d, [b, e)
+    // round r's block: fold it, publish its total; false after a failure
+    const auto fold = [&](std::size_t r) {
+      const std::size_t base = r * round_len, len = std::min(round_len, n - base);
+      if (how.balanced && r >= seen_back) {
+        const std::size_t before = slot(r - seen_back, 0);
         shares.update([&](std::size_t k) { return lengths[before + k]; },
                       [&](std::size_t k) { return seconds[before + k].value; });
       }
-      const block blk = balanced ? shares.of(len, t) : block_of(len, p, t);
-      if (balanced)
+      const block blk = how.balanced ? shares.of(len, t) : block_of(len, p, t);
+      if (how.balanced)
         for (int k = 0; k < p; ++k) {
           const block other = shares.of(len, k);
           lengths[slot(r, k)] = other.end - other.begin;
         }
       const std::size_t b = base + blk.begin, e = base + blk.end;
+      blocks[r % (ahead + 1)] = {b, e};
       auto& mine = totals[slot(r, t)].value;
       mine.reset();
       if (b < e) error.run([&] { mine.emplace(total(b, e)); });
-      if (error.failed()) break;
+      if (error.failed()) return false;
       progress.publish(t, r + 1);
+      return true;
+    };
+    for (std::size_t r = 0; r < rounds; ++r) {
+      bool folded = true;  // rounds 0 .. d - 1 first, then round r + d
+      for (std::size_t q = r == 0 ? 0 : r + ahead; q <= r + ahead && q < rounds && folded; ++q)
+        folded = fold(q);
+      if (!folded) break;
       // (a wait returns false only after a failure: then error.failed() holds too)
       if (r >= 1)
         for (int k = t + 1; k < p && !error.failed() && progress.wait(k, r); ++k)
@@ -239,36 +283,47 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
       for (int k = 0; k < t && !error.failed() && progress.wait(k, r + 1); ++k)
         error.run([&] { add(in, totals[slot(r, k)].value); });
       if (error.failed()) break;
-      const double start = balanced ? omp_get_wtime() : 0.0;
+      const auto [b, e] = blocks[r % (ahead + 1)];
+      const double start = how.balanced ? omp_get_wtime() : 0.0;
       error.run([&] {
         if (b < e) scan_block(b, e, in ? &*in : nullptr);
-        add(in, mine);
+        add(in, totals[slot(r, t)].value);
         running = std::move(in);
       });
       if (error.failed()) break;
-      if (balanced) seconds[slot(r, t)].value = omp_get_wtime() - start;
+      if (how.balanced) seconds[slot(r, t)].value = omp_get_wtime() - start;
     }
     if (error.failed()) progress.stop();
   }
   error.rethrow_if_failed();
 }
 
-/// \brief One block memo a thread for an operator that has them (detail/accumulating.hpp): the
-/// fold of a thread's block in a round fills the thread's, the scan of that block reads it.
-/// Nothing for other operators (`mine()` is null).
+/// \brief Block memos for an operator that has them (detail/accumulating.hpp), d + 1 a thread
+/// for scans that fold d rounds ahead (scan_rounds::fold_ahead): the fold of a thread's block in
+/// a round fills one, the scan of that block reads it, the others wait for their rounds' scans.
+/// A block's memo is its round's (its first element over the round's length) modulo d + 1.
+/// Nothing for other operators (`of(b)` is null).
 template <class Op>
 struct thread_memos {
   using memo = void;
-  explicit thread_memos(int /*team*/) {}
-  static memo* mine() { return nullptr; }
+  thread_memos(int /*team*/, std::size_t /*round*/, std::size_t /*fold_ahead*/) {}
+  static memo* of(std::size_t /*b*/) { return nullptr; }
 };
 template <parprim::detail::memo_operator Op>
 struct thread_memos<Op> {
   using memo = typename std::remove_cvref_t<Op>::block_memo;
   std::vector<cache_padded<memo>> memos;
-  explicit thread_memos(int team) : memos(team > 1 ? static_cast<std::size_t>(team) : 0) {}
-  memo* mine() {
-    return memos.empty() ? nullptr : &memos[static_cast<std::size_t>(omp_get_thread_num())].value;
+  std::size_t round = 0;  ///< elements of a round (0: one thread, no memos)
+  std::size_t kept = 1;   ///< memos a thread: fold_ahead + 1
+  thread_memos(int team, std::size_t round_len, std::size_t fold_ahead)
+      : memos(team > 1 && round_len > 0 ? (fold_ahead + 1) * static_cast<std::size_t>(team) : 0),
+        round(round_len),
+        kept(fold_ahead + 1) {}
+  /// \brief This thread's memo for its block that starts at element `b`.
+  memo* of(std::size_t b) {
+    if (memos.empty()) return nullptr;
+    const auto t = static_cast<std::size_t>(omp_get_thread_num());
+    return &memos[kept * t + (b / round) % kept].value;
   }
 };
 
