@@ -144,11 +144,13 @@ void run(int log2n, int team, int iterations, std::size_t ahead) {
     loop.push_back(loop_s * 1e3);
     call.push_back(call_s * 1e3);
   }
-  std::printf(
-      "n = 2^%d %s, %d threads, %zu rounds%s, medians of %d (ms):\n", log2n,
-      sizeof(F) == 4 ? "floats" : "doubles", team, rounds,
-      ahead > 0 ? (", each block folded " + std::to_string(ahead) + " rounds ahead").c_str() : "",
-      iterations);
+  std::printf("n = 2^%d %s, %d threads, %zu rounds%s, medians of %d (ms):\n", log2n,
+              sizeof(F) == 4 ? "floats" : "doubles", team, rounds,
+              ahead > 0 ? (", each block folded " + std::to_string(ahead) +
+                           (ahead == 1 ? " round" : " rounds") + " ahead")
+                              .c_str()
+                        : "",
+              iterations);
   std::printf("  folds   mean %7.2f  max %7.2f\n", dev::median(fold_mean), dev::median(fold_max));
   std::printf("  waits   mean %7.2f  max %7.2f\n", dev::median(wait_mean), dev::median(wait_max));
   std::printf("  scans   mean %7.2f  max %7.2f\n", dev::median(scan_mean), dev::median(scan_max));
