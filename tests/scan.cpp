@@ -228,10 +228,10 @@ struct step_failure : std::runtime_error {
 /// totals its carry needs, with no barrier between rounds, and the rounds' totals sit in a ring
 /// of slots. Blocks of 1-5 elements give hundreds of rounds, so a carry that read a slot already
 /// written for a later round, or a wait that returned early, shows as a wrong carry; with more
-/// threads than cores too, with blocks sized by the threads' speeds, and with each block folded a
-/// round before its scan. The combine composes
-/// affine maps, so the order of the totals shows. Then a throw from the fold, the combine or the
-/// block scan, at a random call, reaches the caller (no thread is left waiting).
+/// threads than cores too, with blocks sized by the threads' speeds, and with each block folded
+/// rounds before its scan. The combine composes affine maps, so the order of the totals shows.
+/// Then a throw from the fold, the combine or the block scan, at a random call, reaches the
+/// caller (no thread is left waiting).
 TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
   namespace od = parprim::openmp::detail;
   const std::uint64_t seed = test_seed();

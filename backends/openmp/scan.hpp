@@ -32,9 +32,7 @@ struct scan_impl<omp_policy> {
     openmp::detail::thread_memos<Op> memos(team, round, fold_ahead<Op>());
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* c) {
       if constexpr (accumulating_operator<Op>) {
-        scan_accumulating(op, in, b, e, c, false,
-                          openmp::detail::read_ahead_store<Out>{{out.data(), stream},
-                                                                (fold_ahead<Op>() + 1) * round},
+        scan_accumulating(op, in, b, e, c, false, accumulating_store<Op>(out, stream, round),
                           memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
         openmp::detail::grouped_sum_scan<false>(in.data(), out.data(), b, e, c, stream, prefetch);
@@ -68,9 +66,7 @@ struct scan_impl<omp_policy> {
     const auto scan_block = [&](std::size_t b, std::size_t e, const Acc* carry) {
       // carry is never null: the running carry starts at init
       if constexpr (accumulating_operator<Op>) {
-        scan_accumulating(op, in, b, e, carry, true,
-                          openmp::detail::read_ahead_store<Out>{{out.data(), stream},
-                                                                (fold_ahead<Op>() + 1) * round},
+        scan_accumulating(op, in, b, e, carry, true, accumulating_store<Op>(out, stream, round),
                           memos);
       } else if constexpr (openmp::detail::grouped_sums_ok<Out, Input, Op>()) {
         openmp::detail::grouped_sum_scan<true>(in.data(), out.data(), b, e, carry, stream,
@@ -98,11 +94,18 @@ struct scan_impl<omp_policy> {
   }
 
   /// \brief Rounds by which the driver folds each block before its scan: scan_fold_ahead for an
-  /// accumulating operator (its blocks are small, scan_tile), else none. Its block scans ask for
-  /// the input of the block the thread folds next, fold_ahead + 1 rounds on.
+  /// accumulating operator (its blocks are small, scan_tile), else none.
   template <class Op>
   static constexpr std::size_t fold_ahead() {
     return accumulating_operator<Op> ? openmp::detail::scan_fold_ahead : 0;
+  }
+
+  /// \brief The store of an accumulating operator's block scans into `out`: its chunks ask for
+  /// the input of the block their thread folds next, fold_ahead + 1 rounds of `round` elements on.
+  template <class Op, class Out>
+  static openmp::detail::read_ahead_store<Out> accumulating_store(std::span<Out> out, bool stream,
+                                                                  std::size_t round) {
+    return {{out.data(), stream}, (fold_ahead<Op>() + 1) * round};
   }
 
   /// \brief An accumulating operator's scan of block [b, e), with the memo its fold of the
