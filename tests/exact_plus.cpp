@@ -377,20 +377,19 @@ TEST(ExactPlusOpenMP, BlocksFollowTheThreadsSpeeds) {
   const double half_speed[] = {1.0, 1.0, 1.0, 2.0};  // seconds for 1000 elements
   for (int round = 0; round < 30; ++round) {
     // each thread's time for its current block at its own speed
-    s.update([&](std::size_t k) { return static_cast<std::size_t>(length(s, len, int(k))); },
-             [&](std::size_t k) { return half_speed[k] * length(s, len, int(k)) / 1000.0; });
+    s.update([&](std::size_t k) {
+      const double l = length(s, len, int(k));
+      return od::speed_shares::speed_of(static_cast<std::size_t>(l), half_speed[k] * l / 1000.0);
+    });
     for (const std::size_t n : sizes) ASSERT_TRUE(tiles(s, 4, n)) << "round " << round << ", " << n;
   }
   EXPECT_NEAR(length(s, len, 3) / length(s, len, 0), 0.5, 0.02) << "a thread half as fast";
   const double before = length(s, len, 3);
-  s.update([](std::size_t k) { return k == 2 ? std::size_t{0} : std::size_t{1000}; },
-           [](std::size_t) { return 1.0; });
-  s.update([](std::size_t) { return std::size_t{1000}; },
-           [](std::size_t k) { return k == 1 ? 0.0 : 1.0; });
+  s.update([](std::size_t k) { return od::speed_shares::speed_of(k == 2 ? 0 : 1000, 1.0); });
+  s.update([](std::size_t k) { return od::speed_shares::speed_of(1000, k == 1 ? 0.0 : 1.0); });
   EXPECT_EQ(length(s, len, 3), before) << "an empty block or no time: unchanged";
   for (int round = 0; round < 30; ++round)
-    s.update([](std::size_t) { return std::size_t{1000}; },
-             [](std::size_t k) { return k == 3 ? 1000.0 : 1.0; });
+    s.update([](std::size_t k) { return od::speed_shares::speed_of(1000, k == 3 ? 1000.0 : 1.0); });
   EXPECT_GE(length(s, len, 3), 0.9 * 0.25 * 0.25 * static_cast<double>(len))
       << "a very slow thread keeps about a quarter of an even share";
   for (const std::size_t n : sizes) EXPECT_TRUE(tiles(s, 4, n)) << "clamped shares, " << n;

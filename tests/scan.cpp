@@ -213,12 +213,6 @@ TEST(GroupedSums, AvxAndPortableFormsAgree) {
   check_grouped_sums<std::uint64_t>(r);
 }
 
-/// An affine map x -> a x + b modulo 2^32; `then` composes in sequence order (not commutative).
-struct affine {
-  std::uint32_t a = 1, b = 0;
-  affine then(const affine& g) const { return {g.a * a, g.a * b + g.b}; }
-  bool operator==(const affine&) const = default;
-};
 /// Thrown by the driver's steps below.
 struct step_failure : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -231,12 +225,14 @@ struct step_failure : std::runtime_error {
 /// threads than cores too, with blocks sized by the threads' speeds, and with each block folded
 /// rounds before its scan. The combine composes affine maps, so the order of the totals shows.
 /// Then a throw from the fold, the combine or the block scan, at a random call, reaches the
-/// caller (no thread is left waiting).
+/// caller (no thread is left waiting). (The maps' slopes are odd, so no composition forgets a
+/// map before it.)
 TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
   namespace od = parprim::openmp::detail;
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
   rng_t r = make_rng(seed, 0);
+  const affine_compose then{};
   int throws = 0;
   // even or speed-sized blocks, each folded just before its scan or 1 .. 6 rounds before
   const od::scan_rounds schedules[] = {{false, 0}, {true, 0},
@@ -260,7 +256,8 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
                                static_cast<std::uint32_t>(r())};
             std::vector<affine> want(n);
             for (std::size_t i = 0; i < n; ++i)
-              want[i] = i == 0 ? (with_carry ? carry.then(in[0]) : in[0]) : want[i - 1].then(in[i]);
+              want[i] =
+                  i == 0 ? (with_carry ? then(carry, in[0]) : in[0]) : then(want[i - 1], in[i]);
             // throw_at: the call (counted over all threads) of step `which` that throws; 0: none
             for (const int which : {-1, 0, 1, 2}) {
               std::atomic<long> calls[3] = {0, 0, 0};
@@ -274,18 +271,18 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
               const auto total = [&](std::size_t b, std::size_t e) {
                 step(0);
                 affine acc = in[b];
-                for (std::size_t i = b + 1; i < e; ++i) acc = acc.then(in[i]);
+                for (std::size_t i = b + 1; i < e; ++i) acc = then(acc, in[i]);
                 return acc;
               };
               const auto combine = [&](const affine& x, const affine& y) {
                 step(1);
-                return x.then(y);
+                return then(x, y);
               };
               const auto scan_block = [&](std::size_t b, std::size_t e, const affine* c) {
                 step(2);
-                affine acc = c ? c->then(in[b]) : in[b];
+                affine acc = c ? then(*c, in[b]) : in[b];
                 out[b] = acc;
-                for (std::size_t i = b + 1; i < e; ++i) out[i] = acc = acc.then(in[i]);
+                for (std::size_t i = b + 1; i < e; ++i) out[i] = acc = then(acc, in[i]);
               };
               const auto run = [&] {
                 od::tiled_scan<affine>(n, team, tile, with_carry ? &carry : nullptr, total, combine,
@@ -310,13 +307,13 @@ TEST(OmpTiledScan, CarriesOfEveryRoundAndThrows) {
           }
   EXPECT_GT(throws, 1200) << "most throwing runs reach their throw";
   // a deeper fold than the driver's ring of totals allows is refused before any step runs
-  EXPECT_THROW(od::tiled_scan<affine>(
-                   std::size_t{100}, 2, std::size_t{1}, static_cast<const affine*>(nullptr),
-                   [](std::size_t, std::size_t) -> affine { throw step_failure("total"); },
-                   [](const affine& x, const affine& y) { return x.then(y); },
-                   [](std::size_t, std::size_t, const affine*) { throw step_failure("scan"); },
-                   {false, od::scan_rounds::max_fold_ahead + 1}),
-               parprim::invalid_argument);
+  EXPECT_THROW(
+      od::tiled_scan<affine>(
+          std::size_t{100}, 2, std::size_t{1}, static_cast<const affine*>(nullptr),
+          [](std::size_t, std::size_t) -> affine { throw step_failure("total"); }, affine_compose{},
+          [](std::size_t, std::size_t, const affine*) { throw step_failure("scan"); },
+          {false, od::scan_rounds::max_fold_ahead + 1}),
+      parprim::invalid_argument);
 }
 #endif
 

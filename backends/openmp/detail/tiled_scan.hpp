@@ -62,36 +62,35 @@ inline constexpr std::size_t scan_fold_ahead = 1;
 
 /// \brief The parts of a round the threads take when their blocks follow their speeds
 /// (tiled_scan's `balanced`). Every thread keeps its own copy and updates it from the same
-/// published times in the same order, so all copies agree and the blocks tile each round.
+/// published speeds in the same order, so all copies agree and the blocks tile each round.
 class speed_shares {
  public:
-  explicit speed_shares(int p)
-      : share_(static_cast<std::size_t>(p), 1.0 / p), speed_(share_.size()) {
-    accumulate();
-  }
+  explicit speed_shares(int p) : share_(static_cast<std::size_t>(p), 1.0 / p) { accumulate(); }
 
   /// \brief Block `t` of a round of `len` elements.
   block of(std::size_t len, int t) const { return {cut(len, t), cut(len, t + 1)}; }
 
-  /// \brief After a round whose blocks were `length(k)` elements long and took `seconds(k)` to
-  /// scan: each share moves halfway toward the thread's part of the team's speed (elements a
-  /// second), kept within a quarter and four times an even share (then all scaled to sum to
-  /// one). Unchanged where a block was empty or took no measurable time.
-  template <class Length, class Seconds>
-  void update(Length length, Seconds seconds) {
+  /// \brief Thread speed of a block of `length` elements scanned in `seconds`: elements a
+  /// second, 0 where the block was empty or took no measurable time (update then skips the round).
+  static double speed_of(std::size_t length, double seconds) {
+    return length > 0 && seconds > 0 ? static_cast<double>(length) / seconds : 0.0;
+  }
+
+  /// \brief After a round in which thread k scanned at `speed(k)` (speed_of): each share moves
+  /// halfway toward the thread's part of the team's speed, kept within a quarter and four times
+  /// an even share (then all scaled to sum to one). Unchanged where a speed is 0.
+  template <class Speed>
+  void update(Speed speed) {
     const std::size_t p = share_.size();
-    std::vector<double>& speed = speed_;  // (kept: no allocation a round)
     double total = 0;
     for (std::size_t k = 0; k < p; ++k) {
-      const double s = seconds(k);
-      if (length(k) == 0 || !(s > 0)) return;
-      speed[k] = static_cast<double>(length(k)) / s;
-      total += speed[k];
+      if (!(speed(k) > 0)) return;
+      total += speed(k);
     }
     const double even = 1.0 / static_cast<double>(p);
     double sum = 0;
     for (std::size_t k = 0; k < p; ++k) {
-      const double next = 0.5 * share_[k] + 0.5 * speed[k] / total;
+      const double next = 0.5 * share_[k] + 0.5 * speed(k) / total;
       share_[k] = std::clamp(next, 0.25 * even, 4.0 * even);
       sum += share_[k];
     }
@@ -101,7 +100,6 @@ class speed_shares {
 
  private:
   std::vector<double> share_;
-  std::vector<double> speed_;   ///< update's scratch: each thread's elements a second
   std::vector<double> before_;  ///< before_[t]: the shares of threads 0 .. t-1
 
   void accumulate() {
@@ -175,7 +173,7 @@ class round_progress {
 /// \brief How tiled_scan runs its rounds.
 struct scan_rounds {
   /// Size each thread's block by its scans' speed in the rounds before (speed_shares; the
-  /// times of rounds every thread has seen published when it starts a round) instead of
+  /// speeds of rounds every thread has seen published when it starts a round) instead of
   /// evenly: only where the results do not depend on the blocks (an exact operator), since the
   /// blocks then change from call to call. Threads that stay slower than the rest (the 16-core
   /// host: the slowest thread's scans 41 ms in a call where the mean was 33) take less, so the
@@ -205,11 +203,11 @@ struct scan_rounds {
 /// combines the same totals in the same order as a barrier per round would, so the results are
 /// those of the same blocks with barriers. Thread t folds round r after scanning round r - 1 - d,
 /// whose carry waited for every thread's total of round r - 2 - d, published by each thread after
-/// it scanned round r - 3 - 2d: that round's scan times are seen then (speed_shares). A slot is
+/// it scanned round r - 3 - 2d: that round's scan speeds are seen then (speed_shares). A slot is
 /// written again K = rounds_kept rounds later, after every thread has read it: thread t folds round
 /// r + K after scanning round r + K - 1 - d, which waited for every total of round r + K - 2 - d,
 /// and each thread folds that round only after it has read the totals of round r (in its scan of
-/// round r + 1, at most round r + K - 3 - 2d): K >= 4 + 2d. A thread reads the times of round r
+/// round r + 1, at most round r + K - 3 - 2d): K >= 4 + 2d. A thread reads the speeds of round r
 /// in its fold of round r + 3 + 2d, before it publishes that round, so before any thread scans
 /// round r + K.
 template <class Carry, class Total, class Combine, class ScanBlock>
@@ -224,7 +222,8 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     throw parprim::invalid_argument("tiled_scan: fold_ahead above scan_rounds::max_fold_ahead");
   const auto slots = static_cast<std::size_t>(team);
   std::vector<cache_padded<std::optional<Carry>>> totals(rounds_kept * slots);
-  std::vector<cache_padded<double>> seconds(how.balanced ? rounds_kept * slots : 0);
+  // each thread's scan speed a round (speed_shares::speed_of), written by that thread
+  std::vector<cache_padded<double>> speeds(how.balanced ? rounds_kept * slots : 0);
   round_progress progress(slots);
   first_exception error;
 #pragma omp parallel num_threads(team)
@@ -234,8 +233,8 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     const std::size_t round_len = tile * static_cast<std::size_t>(p);
     const std::size_t rounds = (n + round_len - 1) / round_len;
     const std::size_t ahead = how.fold_ahead;
-    const std::size_t seen_back = 3 + 2 * ahead;  // the scan times every thread has seen
-    // the slot of round r, thread k, in the rings of totals, seconds and lengths
+    const std::size_t seen_back = 3 + 2 * ahead;  // the scan speeds every thread has seen
+    // the slot of round r, thread k, in the rings of totals and speeds
     const auto slot = [&](std::size_t r, int k) {
       return (r % rounds_kept) * slots + static_cast<std::size_t>(k);
     };
@@ -245,22 +244,15 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
     std::optional<Carry> running;  // the rounds before, and this round's blocks up to t
     if (carry) running.emplace(*carry);
     speed_shares shares(how.balanced ? p : 1);
-    std::vector<std::size_t> lengths(how.balanced ? rounds_kept * slots : 0);  // as `seconds`
     block blocks[scan_rounds::max_fold_ahead + 1];  // this thread's of rounds r .. r + d, [b, e)
     // round r's block: fold it, publish its total; false after a failure
     const auto fold = [&](std::size_t r) {
       const std::size_t base = r * round_len, len = std::min(round_len, n - base);
       if (how.balanced && r >= seen_back) {
         const std::size_t before = slot(r - seen_back, 0);
-        shares.update([&](std::size_t k) { return lengths[before + k]; },
-                      [&](std::size_t k) { return seconds[before + k].value; });
+        shares.update([&](std::size_t k) { return speeds[before + k].value; });
       }
       const block blk = how.balanced ? shares.of(len, t) : block_of(len, p, t);
-      if (how.balanced)
-        for (int k = 0; k < p; ++k) {
-          const block other = shares.of(len, k);
-          lengths[slot(r, k)] = other.end - other.begin;
-        }
       const std::size_t b = base + blk.begin, e = base + blk.end;
       blocks[r % (ahead + 1)] = {b, e};
       auto& mine = totals[slot(r, t)].value;
@@ -291,7 +283,8 @@ void tiled_scan(std::size_t n, int team, std::size_t tile, const Carry* carry, T
         running = std::move(in);
       });
       if (error.failed()) break;
-      if (how.balanced) seconds[slot(r, t)].value = omp_get_wtime() - start;
+      if (how.balanced)
+        speeds[slot(r, t)].value = speed_shares::speed_of(e - b, omp_get_wtime() - start);
     }
     if (error.failed()) progress.stop();
   }
