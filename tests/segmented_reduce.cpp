@@ -9,9 +9,11 @@
 /// reference of harness.hpp (seed printed on failure).
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,9 @@
 #include <parprim/parprim.hpp>
 
 #include "support/backends.hpp"
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+#include <parprim/backends/openmp/detail/segments_in_rounds.hpp>
+#endif
 #include "support/cases.hpp"
 #include "support/harness.hpp"
 #include "support/sweep.hpp"
@@ -185,6 +190,148 @@ TYPED_TEST(SegmentedReduce, DocumentedExamples) {
     EXPECT_EQ(two[1], 720.0);
   });
 }
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
+/// Thrown by the operator of the driver test below.
+struct op_failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// affine_compose that throws at its `at`-th call over all threads (0: never).
+struct compose_or_throw {
+  std::atomic<long>* calls;
+  long at;
+  affine operator()(const affine& f, const affine& g) const {
+    if (at > 0 && calls->fetch_add(1) + 1 == at) throw op_failure("operator");
+    return affine_compose{}(f, g);
+  }
+};
+
+/// One run of reduce_segments_in_rounds over `heads` (flags or keys; `keys` non-null for the
+/// keyed store) against the segments' reference `want` (and their first keys `want_keys`), the
+/// outputs of n + 2 elements poisoned beyond.
+template <class T, class Heads, class Op>
+void check_in_rounds(int team, std::size_t tile, std::span<const T> in, const Heads& heads,
+                     const T* init, const Op& op, const std::vector<T>& want,
+                     const std::int32_t* keys, const std::vector<std::int32_t>& want_keys,
+                     const T& poison) {
+  namespace od = parprim::openmp::detail;
+  const std::size_t n = in.size();
+  std::vector<T> out(n + 2, poison);
+  std::vector<std::int32_t> keys_out(n + 2, -77);
+  std::size_t k = 0;
+  if (keys)
+    k = od::reduce_segments_in_rounds<T>(
+        team, tile, in, heads, init, op,
+        od::store_keyed_results<std::int32_t, std::int32_t, T>{keys, keys_out.data(), out.data()});
+  else
+    k = od::reduce_segments_in_rounds<T>(team, tile, in, heads, init, op,
+                                         od::store_results<T>{out.data()});
+  ASSERT_EQ(k, want.size()) << "number of segments";
+  for (std::size_t s = 0; s < k; ++s) {
+    ASSERT_TRUE(out[s] == want[s]) << "segment " << s;
+    if (keys) {
+      ASSERT_EQ(keys_out[s], want_keys[s]) << "key of segment " << s;
+    }
+  }
+  for (std::size_t s = k; s < n + 2; ++s) {
+    ASSERT_TRUE(out[s] == poison) << "written past the segments at " << s;
+    ASSERT_EQ(keys_out[s], -77) << "key written past the segments at " << s;
+  }
+}
+
+/// The OpenMP per-segment reductions in rounds (detail/segments_in_rounds.hpp): each block's
+/// results go where the counts of the blocks before it say, the segment a block continues is
+/// finished by the block that holds its end, and no result is written twice or by two threads.
+/// Blocks of 1-64 elements give up to thousands of rounds; heads from flags (set or not at
+/// element 0) and from keys, at densities from every element to none; affine maps (the order of
+/// every fold shows) with and without `init`, and int32 sums (the running-sum loops, AVX2 where
+/// the processor has it, which store whole vectors of slots: a slot of another block's segment
+/// written shows). Then a throw from the operator at a random call reaches the caller.
+TEST(OmpSegmentsInRounds, ResultsOfEveryRoundAndThrows) {
+  namespace od = parprim::openmp::detail;
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  const affine_compose then{};
+  int throws = 0;
+  for (const int team : {2, 3, 4, 7})
+    for (const std::size_t tile : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{64}})
+      for (const std::size_t n : {std::size_t{1}, std::size_t{2}, tile * team - 1,
+                                  tile * team * 53 + 3, std::size_t{2003}})
+        for (const std::size_t every :
+             {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{300}, std::size_t{0}}) {
+          if (n == 0) continue;
+          SCOPED_TRACE("team " + std::to_string(team) + ", tile " + std::to_string(tile) + ", n " +
+                       std::to_string(n) + ", a head every " + std::to_string(every));
+          std::vector<std::uint8_t> flags(n, 0);
+          for (std::size_t i = 0; i < n; ++i)
+            flags[i] = every > 0 && r() % every == 0 ? static_cast<std::uint8_t>(1 + r() % 255) : 0;
+          std::vector<std::int32_t> keys(n);
+          for (std::size_t i = 0; i < n; ++i)
+            keys[i] = i == 0 ? 5
+                             : (flags[i] != 0 ? keys[i - 1] + 1 + static_cast<int>(r() % 3)
+                                              : keys[i - 1]);
+          std::vector<std::size_t> begins;
+          for (std::size_t i = 0; i < n; ++i)
+            if (i == 0 || flags[i] != 0) begins.push_back(i);
+          std::vector<affine> maps(n);
+          for (auto& f : maps)
+            f = {static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
+          std::vector<std::int32_t> ints(n);
+          for (auto& v : ints) v = static_cast<std::int32_t>(r());
+          const affine init{static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
+          const std::int32_t int_init = static_cast<std::int32_t>(r() % 1000);
+          std::vector<affine> want_maps, want_maps_init;
+          std::vector<std::int32_t> want_sums, want_keys;
+          for (std::size_t s = 0; s < begins.size(); ++s) {
+            const std::size_t b = begins[s], e = s + 1 < begins.size() ? begins[s + 1] : n;
+            affine f = maps[b];
+            std::uint32_t sum = static_cast<std::uint32_t>(int_init);
+            for (std::size_t i = b + 1; i < e; ++i) f = then(f, maps[i]);
+            for (std::size_t i = b; i < e; ++i) sum += static_cast<std::uint32_t>(ints[i]);
+            want_maps.push_back(f);
+            want_maps_init.push_back(then(init, f));
+            want_sums.push_back(static_cast<std::int32_t>(sum));
+            want_keys.push_back(keys[b]);
+          }
+          const parprim::detail::flag_heads<std::uint8_t> by_flags{std::span(flags)};
+          const parprim::detail::key_heads<std::int32_t> by_keys{std::span(std::as_const(keys))};
+          const std::span<const affine> m(maps);
+          const std::span<const std::int32_t> x(ints);
+          const affine poison{0, 7};
+          const std::vector<std::int32_t> no_keys;
+          check_in_rounds(team, tile, m, by_flags, &init, then, want_maps_init, nullptr, no_keys,
+                          poison);
+          check_in_rounds(team, tile, m, by_keys, static_cast<const affine*>(nullptr), then,
+                          want_maps, keys.data(), want_keys, poison);
+          check_in_rounds(team, tile, x, by_flags, &int_init, parprim::plus{}, want_sums, nullptr,
+                          no_keys, std::int32_t{-5});
+          std::vector<std::int32_t> want_key_sums = want_sums;  // (no init by key)
+          for (auto& v : want_key_sums)
+            v = static_cast<std::int32_t>(static_cast<std::uint32_t>(v) -
+                                          static_cast<std::uint32_t>(int_init));
+          check_in_rounds(team, tile, x, by_keys, static_cast<const std::int32_t*>(nullptr),
+                          parprim::plus{}, want_key_sums, keys.data(), want_keys, std::int32_t{-5});
+          if (::testing::Test::HasFatalFailure()) return;
+          // a throw at a random call of the operator (folds, carries, the blocks' reductions)
+          std::atomic<long> calls{0};
+          const long at = uniform_int<long>(r, 1, static_cast<long>(n));
+          std::vector<affine> out(n + 2, poison);
+          bool thrown = false;
+          try {
+            od::reduce_segments_in_rounds<affine>(team, tile, m, by_flags, &init,
+                                                  compose_or_throw{&calls, at},
+                                                  od::store_results<affine>{out.data()});
+          } catch (const op_failure&) {
+            thrown = true;
+          }
+          EXPECT_EQ(thrown, calls.load() >= at) << "throw at call " << at;
+          throws += thrown;
+        }
+  EXPECT_GT(throws, 300) << "most throwing runs reach their throw";
+}
+#endif
 
 }  // namespace
 }  // namespace parprim_test

@@ -8,6 +8,7 @@
 #include <span>
 
 #include <parprim/backends/openmp/detail/segments.hpp>
+#include <parprim/backends/openmp/detail/segments_in_rounds.hpp>
 #include <parprim/backends/openmp/segmented_scan.hpp>
 #include <parprim/detail/accumulating.hpp>
 #include <parprim/detail/dispatch.hpp>
@@ -34,14 +35,14 @@ struct reduce_by_key_impl<omp_policy> {
   }
 
   /// \brief The front end calls this instead of plan and reduce when `keys_out` and `out` have
-  /// room for n results: sparse runs' keys are then read once (reduce_segments_counting).
+  /// room for n results: the keys are then read once (reduce_segments_reading_once).
   static constexpr bool counts_while_reducing = true;
 
   template <class Key, class Input, class KeyOut, class Out, class Op>
   static std::size_t reduce_counting(const omp_policy& policy, std::span<const Key> keys,
                                      const Input& in, std::span<KeyOut> keys_out,
                                      std::span<Out> out, Op op) {
-    return openmp::detail::reduce_segments_counting<Out>(
+    return openmp::detail::reduce_segments_reading_once<Out>(
         policy, in, key_heads<Key>(keys), static_cast<const Out*>(nullptr), op,
         openmp::detail::store_keyed_results<Key, KeyOut, Out>{keys.data(), keys_out.data(),
                                                               out.data()});

@@ -4,8 +4,9 @@
 /// detail/segments.hpp: elements split evenly over the threads, one fold per block, the blocks
 /// stitched in order on the calling thread. Head flags are counted per block first (that count
 /// is checked against the output before anything is written, and places each block's
-/// results), but where `out` has room for n results and a block's heads are sparse, which it
-/// then reads once (reduce_segments_counting); offsets are checked in parallel. T_P = n/p + p.
+/// results), but where `out` has room for n results, which then reads them once: dense heads in
+/// cache-sized rounds (detail/segments_in_rounds.hpp), sparse ones by reducing a block before
+/// counting it (reduce_segments_counting); offsets are checked in parallel. T_P = n/p + p.
 
 #include <cstddef>
 #include <span>
@@ -14,6 +15,7 @@
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segments.hpp>
+#include <parprim/backends/openmp/detail/segments_in_rounds.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/heads.hpp>
@@ -39,14 +41,14 @@ struct segmented_reduce_impl<omp_policy> {
   }
 
   /// \brief The front end calls this instead of plan_flags and reduce_flags when `out` has
-  /// room for n results: sparse heads are then read once (reduce_segments_counting).
+  /// room for n results: the heads are then read once (reduce_segments_reading_once).
   static constexpr bool counts_while_reducing = true;
 
   template <class Input, class Flag, class Out, class Op>
   static std::size_t reduce_flags_counting(const omp_policy& policy, const Input& in,
                                            std::span<const Flag> flags, std::span<Out> out,
                                            Out init, Op op) {
-    return openmp::detail::reduce_segments_counting<Out>(
+    return openmp::detail::reduce_segments_reading_once<Out>(
         policy, in, flag_heads<Flag>(flags), &init, op,
         openmp::detail::store_results<Out>{out.data()});
   }

@@ -1,0 +1,130 @@
+#pragma once
+/// \file
+/// \brief The per-segment reductions in cache-sized rounds (the scans' driver, tiled_scan.hpp),
+/// for outputs with room for n results and heads dense enough that counting them first would
+/// read them twice. In each round a thread counts the heads of its block (reading them from
+/// memory into its cache) and folds the segment still open at the block's end; those make the
+/// block's total, an `open_segment`. The carry into a block (the totals before it, combined in
+/// order) says how many segments start before it, so where its results go, and holds the fold
+/// of the segment it continues. The block's reduction then reads the heads from cache and the
+/// elements once from memory: the segment the block continues is finished by its lead (the
+/// elements before its first head), the segments between its first and last head are written
+/// as reduce_segments writes them (fold_counted_block), and the segment open at its end is left
+/// to the block that finishes it (the last block writes its own). Each result is written by one
+/// thread, once. Heads and elements are read from memory once, against twice for the heads
+/// where they are counted in a pass of their own (reduce_segments).
+
+#include <cstddef>
+#include <utility>
+
+#include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segments.hpp>
+#include <parprim/backends/openmp/detail/tiled_scan.hpp>
+
+namespace parprim::openmp::detail {
+
+/// \brief A block's total in reduce_segments_in_rounds, and the carry into a block: `heads`
+/// segments start in it (or before it); the last of them starts at element `head` and folds to
+/// `value` up to its end (from `init` where there is one). Without heads, `value` is the fold of
+/// the block's elements.
+template <class T>
+struct open_segment {
+  std::size_t heads = 0;
+  std::size_t head = 0;
+  T value;
+};
+
+/// \brief reduce_segments_counting's work for outputs with room for n results, in rounds of
+/// `tile` elements a thread (see the file comment): `emit(s, head, value)` once for every
+/// segment, from any thread; returns the number of segments. The first exception thrown by `op`
+/// or `emit` is rethrown here.
+template <class T, class Input, class Heads, class Op, class Emit>
+std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& in,
+                                      const Heads& heads, const T* init, const Op& op, Emit emit) {
+  const std::size_t n = in.size();
+  if (n == 0) return 0;
+  const auto start = [&](std::size_t k) {
+    return init ? static_cast<T>(op(*init, static_cast<T>(in[k]))) : static_cast<T>(in[k]);
+  };
+  // the last head in [first, e), first being one
+  const auto last_head = [&](std::size_t first, std::size_t e) {
+    std::size_t last = e - 1;
+    while (last > first && !heads.inner(last)) --last;
+    return last;
+  };
+  // the segment from head `h` to e
+  const auto open_fold = [&](std::size_t h, std::size_t e) {
+    return fold(start(h), in, h + 1, e - h - 1, op);
+  };
+  const auto total = [&](std::size_t b, std::size_t e) {
+    const std::size_t count = heads.count(b, e);
+    if (count == 0) return open_segment<T>{0, 0, fold_nonempty<T>(in, b, e, op)};
+    const std::size_t h = last_head(heads.next(b, e), e);
+    return open_segment<T>{count, h, open_fold(h, e)};
+  };
+  const auto combine = [&](const open_segment<T>& a, const open_segment<T>& b) {
+    if (b.heads > 0) return open_segment<T>{a.heads + b.heads, b.head, b.value};
+    return open_segment<T>{a.heads, a.head, static_cast<T>(op(a.value, b.value))};
+  };
+  std::size_t segments = 0;  // written by the block that holds element n - 1
+  const auto reduce_block = [&](std::size_t b, std::size_t e, const open_segment<T>* carry) {
+    Emit out = emit;
+    const std::size_t first = heads.next(b, e);
+    if (carry) {  // (null only for the block at element 0, which is a head)
+      const T value = first > b
+                          ? static_cast<T>(op(carry->value, fold_nonempty<T>(in, b, first, op)))
+                          : carry->value;
+      if (first < e || e == n) out(carry->heads - 1, carry->head, value);
+      if (first == e) {
+        if (e == n) segments = carry->heads;
+        return;
+      }
+    }
+    std::size_t s = carry ? carry->heads : 0;  // the segment that starts at `first`
+    const std::size_t last = last_head(first, e);
+    if (last > first) {  // the segments that end before `last`, all of them the block's
+      const block_ends<T> r =
+          fold_counted_block(in, heads, first, last, s, heads.count(first, last), init, op, out);
+      out(r.tail_segment, r.tail_head, *r.tail);
+      s = r.tail_segment + 1;
+    }
+    if (e == n) {
+      out(s, last, open_fold(last, e));
+      segments = s + 1;
+    }
+  };
+  tiled_scan<open_segment<T>>(n, team, tile, static_cast<const open_segment<T>*>(nullptr), total,
+                              combine, reduce_block);
+  return segments;
+}
+
+/// \brief Elements a thread's block of a round in reduce_segments_in_rounds holds, for `team`
+/// threads of `policy` and elements of `in_size` bytes: as the scans' rounds (scan_tile).
+inline std::size_t segments_round_tile(const omp_policy& policy, std::size_t in_size, int team) {
+  return scan_tile(policy.grain_size(), in_size, team);
+}
+
+/// \brief reduce_segments_counting's contract (outputs with room for n results; returns the
+/// number of segments), heads read from memory once at any density: in rounds
+/// (reduce_segments_in_rounds) where several threads share the work and every block starts with
+/// heads denser than one in 64, else reduce_segments_counting, which then reduces sparse blocks
+/// before counting them.
+template <class T, class Input, class Heads, class Op, class Emit>
+std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& in,
+                                         const Heads& heads, const T* init, const Op& op,
+                                         Emit emit) {
+  const std::size_t n = in.size();
+  const int team = team_size(policy, n);
+  bool dense = team > 1;
+  for (int t = 0; t < team && dense; ++t) {
+    const block bl = block_of(n, team, t);
+    dense = bl.begin == bl.end || !sparse_at(heads, bl.begin, bl.end);
+  }
+  if (dense)
+    return reduce_segments_in_rounds(
+        team, segments_round_tile(policy, sizeof(typename Input::value_type), team), in, heads,
+        init, op, emit);
+  return reduce_segments_counting(policy, in, heads, init, op, emit);
+}
+
+}  // namespace parprim::openmp::detail
