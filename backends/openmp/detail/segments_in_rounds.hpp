@@ -14,9 +14,13 @@
 /// thread, once. Heads and elements are read from memory once, against twice for the heads
 /// where they are counted in a pass of their own (reduce_segments).
 
+#include <omp.h>
+
 #include <cstddef>
 #include <utility>
+#include <vector>
 
+#include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segments.hpp>
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
@@ -56,11 +60,22 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   const auto open_fold = [&](std::size_t h, std::size_t e) {
     return fold(start(h), in, h + 1, e - h - 1, op);
   };
+  // what a thread's fold of a block found, which the block's reduction (next, on the same
+  // thread) reads instead of searching the heads again
+  struct survey {
+    std::size_t b = 0, e = 0;         // the block
+    std::size_t first = 0, last = 0;  // its first and last head
+    std::size_t count = 0;            // its heads
+  };
+  std::vector<cache_padded<survey>> surveys(static_cast<std::size_t>(team > 1 ? team : 1));
   const auto total = [&](std::size_t b, std::size_t e) {
+    survey& mine = surveys[static_cast<std::size_t>(omp_get_thread_num())].value;
     const std::size_t count = heads.count(b, e);
+    mine = {b, e, e, e, count};
     if (count == 0) return open_segment<T>{0, 0, fold_nonempty<T>(in, b, e, op)};
-    const std::size_t h = last_head(heads.next(b, e), e);
-    return open_segment<T>{count, h, open_fold(h, e)};
+    mine.first = heads.next(b, e);
+    mine.last = last_head(mine.first, e);
+    return open_segment<T>{count, mine.last, open_fold(mine.last, e)};
   };
   const auto combine = [&](const open_segment<T>& a, const open_segment<T>& b) {
     if (b.heads > 0) return open_segment<T>{a.heads + b.heads, b.head, b.value};
@@ -69,7 +84,15 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   std::size_t segments = 0;  // written by the block that holds element n - 1
   const auto reduce_block = [&](std::size_t b, std::size_t e, const open_segment<T>* carry) {
     Emit out = emit;
-    const std::size_t first = heads.next(b, e);
+    survey seen = surveys[static_cast<std::size_t>(omp_get_thread_num())].value;
+    if (seen.b != b || seen.e != e) {  // (one thread: no folds)
+      seen = {b, e, heads.next(b, e), e, 0};
+      if (seen.first < e) {
+        seen.last = last_head(seen.first, e);
+        seen.count = heads.count(seen.first, e);
+      }
+    }
+    const std::size_t first = seen.first;
     if (carry) {  // (null only for the block at element 0, which is a head)
       const T value = first > b
                           ? static_cast<T>(op(carry->value, fold_nonempty<T>(in, b, first, op)))
@@ -81,10 +104,10 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
       }
     }
     std::size_t s = carry ? carry->heads : 0;  // the segment that starts at `first`
-    const std::size_t last = last_head(first, e);
+    const std::size_t last = seen.last;
     if (last > first) {  // the segments that end before `last`, all of them the block's
       const block_ends<T> r =
-          fold_counted_block(in, heads, first, last, s, heads.count(first, last), init, op, out);
+          fold_counted_block(in, heads, first, last, s, seen.count - 1, init, op, out);
       out(r.tail_segment, r.tail_head, *r.tail);
       s = r.tail_segment + 1;
     }
