@@ -50,7 +50,8 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   const auto start = [&](std::size_t k) {
     return init ? static_cast<T>(op(*init, static_cast<T>(in[k]))) : static_cast<T>(in[k]);
   };
-  // the last head in [first, e), first being one
+  // the last head in [first, e), first being one (searched element by element from e - 1:
+  // short where the heads are dense, which is where the rounds run)
   const auto last_head = [&](std::size_t first, std::size_t e) {
     std::size_t last = e - 1;
     while (last > first && !heads.inner(last)) --last;
@@ -74,7 +75,7 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
     mine = {b, e, e, e, count};
     if (count == 0) return open_segment<T>{0, 0, fold_nonempty<T>(in, b, e, op)};
     mine.first = heads.next(b, e);
-    mine.last = last_head(mine.first, e);
+    mine.last = count == 1 ? mine.first : last_head(mine.first, e);
     return open_segment<T>{count, mine.last, open_fold(mine.last, e)};
   };
   const auto combine = [&](const open_segment<T>& a, const open_segment<T>& b) {
