@@ -131,7 +131,7 @@ struct scan_impl<omp_policy> {
     };
     const auto combine = [&](const Acc& a, const Acc& b) { return static_cast<Acc>(op(a, b)); };
     // an exact operator's results do not depend on the blocks: they follow the threads' speeds;
-    // its blocks (scan_tile) are small enough to fold a round ahead
+    // its blocks (scan_tile) are small enough to fold rounds ahead (scan_fold_ahead)
     od::tiled_scan<Acc>(in.size(), team, od::scan_tile_elements<Input, Op>(policy, team), carry,
                         total, combine, scan_block,
                         {.balanced = accumulating_operator<Op>, .fold_ahead = fold_ahead<Op>()});

@@ -10,7 +10,7 @@
 /// block, now read from cache. Main memory is read once and written once, against twice and
 /// twice for the plain two-pass scan. No barrier separates the rounds, so while one thread scans
 /// (arithmetic on cached data) another already folds its next block (reads from memory). The
-/// exact scans fold each block a round (or more) before they scan it (scan_rounds::fold_ahead).
+/// driver can also fold each block rounds before it scans it (scan_rounds::fold_ahead).
 
 #include <omp.h>
 
@@ -53,11 +53,13 @@ inline constexpr std::size_t scan_tile_bytes = 128 * 1024;
 #endif
 
 /// \brief Rounds by which an accumulating operator's scans fold each block before scanning it
-/// (scan_rounds::fold_ahead); a thread keeps this many blocks more in its cache.
+/// (scan_rounds::fold_ahead); a thread keeps this many blocks more in its cache. None: a round
+/// ahead shortened no wait on the 16-core host at 16 threads and lengthened them at 4
+/// (docs/openmp.md); the knob stays for A/B runs.
 #if defined(PARPRIM_OMP_SCAN_FOLD_AHEAD)
 inline constexpr std::size_t scan_fold_ahead = PARPRIM_OMP_SCAN_FOLD_AHEAD;
 #else
-inline constexpr std::size_t scan_fold_ahead = 1;
+inline constexpr std::size_t scan_fold_ahead = 0;
 #endif
 
 /// \brief The parts of a round the threads take when their blocks follow their speeds
