@@ -279,7 +279,7 @@ TEST(OmpSegmentsInRounds, ResultsOfEveryRoundAndThrows) {
           for (auto& f : maps)
             f = {static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
           std::vector<std::int32_t> ints(n);
-          for (auto& v : ints) v = static_cast<std::int32_t>(r());
+          for (auto& v : ints) v = uniform_int<std::int32_t>(r, -100000, 100000);  // (no overflow)
           const affine init{static_cast<std::uint32_t>(r()) | 1u, static_cast<std::uint32_t>(r())};
           const std::int32_t int_init = static_cast<std::int32_t>(r() % 1000);
           std::vector<affine> want_maps, want_maps_init;
