@@ -431,14 +431,6 @@ struct block_results {
 /// block's density.
 inline constexpr std::size_t density_sample = 4096;
 
-/// \brief Whether the heads of [b, e) look sparse, at most one in 64, by the first
-/// density_sample elements.
-template <class Heads>
-bool sparse_at(const Heads& heads, std::size_t b, std::size_t e) {
-  const std::size_t m = e - b < density_sample ? e - b : density_sample;
-  return heads.count(b, b + m) * 64 <= m;
-}
-
 /// \brief reduce_segments for outputs with room for n results, without counting the heads
 /// first where they are sparse: a block whose first `density_sample` elements hold at most one
 /// head in 64 is reduced at once (reduce_block), its results kept aside (block_results, up to
@@ -450,7 +442,10 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
                                      const T* init, const Op& op, Emit emit) {
   const std::size_t n = in.size();
   if (n == 0) return 0;
-  const auto sparse = [&](std::size_t b, std::size_t e) { return sparse_at(heads, b, e); };
+  const auto sparse = [&](std::size_t b, std::size_t e) {
+    const std::size_t m = e - b < density_sample ? e - b : density_sample;
+    return heads.count(b, b + m) * 64 <= m;
+  };
   const int team = team_size(policy, n);
   if (team <= 1 && sparse(0, n)) {  // one block: its results go straight to their places
     const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);

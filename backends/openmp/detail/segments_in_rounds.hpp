@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <utility>
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
@@ -123,12 +122,6 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   return segments;
 }
 
-/// \brief Elements a thread's block of a round in reduce_segments_in_rounds holds, for `team`
-/// threads of `policy` and elements of `in_size` bytes: as the scans' rounds (scan_tile).
-inline std::size_t segments_round_tile(const omp_policy& policy, std::size_t in_size, int team) {
-  return scan_tile(policy.grain_size(), in_size, team);
-}
-
 /// \brief reduce_segments_counting's contract (outputs with room for n results; returns the
 /// number of segments), heads read from memory once where that pays: in rounds
 /// (reduce_segments_in_rounds) where several threads share the work and every block starts with
@@ -151,8 +144,8 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
              (count * 64 > m && !(is_flag_heads_v<Heads> && denser_than_three_in_four(count, m)));
   }
   if (rounds)
-    return reduce_segments_in_rounds(
-        team, segments_round_tile(policy, sizeof(typename Input::value_type), team), in, heads,
+    return reduce_segments_in_rounds(  // (rounds of the scans' size: scan_tile)
+        team, scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team), in, heads,
         init, op, emit);
   return reduce_segments_counting(policy, in, heads, init, op, emit);
 }
