@@ -120,7 +120,7 @@ void sweep_keys(std::mt19937_64& rng, std::size_t n, int log, const char* what) 
       ppc::launch_options o{};
       return pps::reduce_counted_staged<pps::key_heads<K>, T, pp::plus, decltype(per_sm)::value,
                                         decltype(batch)::value>(
-          o, 0, heads, in.data(), n, out.data(), false, T{}, pp::plus{}, d);
+          o, 0, heads, in.data(), n, out.data(), n, false, T{}, pp::plus{}, d);
     };
     if (profile_only) {
       lib_call();
@@ -141,7 +141,7 @@ void sweep_keys(std::mt19937_64& rng, std::size_t n, int log, const char* what) 
         ppc::launch_options o{};
         constexpr unsigned per_sm = sizeof(K) <= 4 && sizeof(T) <= 4 ? 5 : pps::tiles_per_sm<T>;
         return pps::reduce_counted<pps::key_heads<K>, T, T, pp::plus, per_sm>(
-            o, 0, heads, in.data(), n, out.data(), false, T{}, pp::plus{});
+            o, 0, heads, in.data(), n, out.data(), n, false, T{}, pp::plus{});
       };
       report("registers", time_us([&] { registers(); }, 25), lib, registers(), out.data(), want);
       using c4 = std::integral_constant<unsigned, 4>;

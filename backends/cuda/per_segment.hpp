@@ -5,7 +5,8 @@
 /// member does). The reductions cut the input into equal tiles whatever the segment lengths
 /// (kernels/segment_tiles.cuh); those of head flags and keys count the segments while they
 /// reduce, in one pass (kernels/segments_look_back.cuh; `counts_while_reducing`), when `out`
-/// has room for n results, and count them first otherwise. The scans by key make the runs'
+/// has room for n results or for few enough that a temporary of its size holds them on the way,
+/// and count them first otherwise. The scans by key make the runs'
 /// head flags in a temporary and run the segmented scan of rung `S`. The head-flag and key
 /// forms wait for the GPU (they return the count) before anything is written. Offsets are
 /// checked in the reduction's own pass by a synchronous call (nothing is written when they
@@ -71,9 +72,11 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
     reduce_flags_counting(policy, in, flags, out, init, op);
   }
 
-  /// \brief The front end calls this instead of plan_flags and reduce_flags when `out` has
-  /// room for n results: one pass, which counts the segments as it reduces.
+  /// \brief The front end calls this instead of plan_flags and reduce_flags, whatever `out`'s
+  /// size (but for exact_plus): it counts the segments as it reduces, and writes `out` only
+  /// when they all fit (cuda::reduce_flag_segments).
   static constexpr bool counts_while_reducing = true;
+  static constexpr bool reduces_into_room = true;
 
   template <class In, class F, class T, class Op>
   static std::size_t reduce_flags_counting(const policy_type& policy, device_span<const In> in,
@@ -82,7 +85,7 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
     check_cuda_segment_types<void, In, T, Op>();
     return cuda::reduce_flag_segments<In, T, Op>(
         cuda::options_of(policy), in.data(), reinterpret_cast<const std::uint8_t*>(flags.data()),
-        in.size(), out.data(), init, op);
+        in.size(), out.data(), out.size(), init, op);
   }
 
   template <class In, class Fl, class F>
@@ -171,9 +174,11 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     reduce_counting(policy, keys, in, keys_out, out, op);
   }
 
-  /// \brief The front end calls this instead of plan and reduce when `keys_out` and `out` have
-  /// room for n results: one pass, which counts the runs as it reduces.
+  /// \brief The front end calls this instead of plan and reduce, whatever the outputs' sizes
+  /// (but for exact_plus): it counts the runs as it reduces, and writes the outputs only when
+  /// they all fit (cuda::reduce_key_segments).
   static constexpr bool counts_while_reducing = true;
+  static constexpr bool reduces_into_room = true;
 
   template <class K, class In, class KOut, class T, class Op>
   static std::size_t reduce_counting(const policy_type& policy, device_span<const K> keys,
@@ -182,8 +187,9 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     static_assert(std::is_same_v<K, KOut>,
                   "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
     check_cuda_segment_types<K, In, T, Op>();
-    return cuda::reduce_key_segments<K, In, T, Op>(cuda::options_of(policy), keys.data(), in.data(),
-                                                   keys.size(), keys_out.data(), out.data(), op);
+    return cuda::reduce_key_segments<K, In, T, Op>(
+        cuda::options_of(policy), keys.data(), in.data(), keys.size(), keys_out.data(), out.data(),
+        keys_out.size() < out.size() ? keys_out.size() : out.size(), op);
   }
 
   template <class K, class In, class KOut, class F>

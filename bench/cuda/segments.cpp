@@ -334,7 +334,8 @@ void register_for(std::size_t n) {
     row("segmented_reduce/cuda" + suffix, segment_form::offsets, &parprim_offsets<T>);
     row("segmented_reduce/cub_segmented_reduce_sum" + suffix, segment_form::offsets,
         &cub_segmented_reduce_sum<T>);
-    // "_room_n": outputs of n elements (one pass); the others of exactly k (counted first)
+    // "_room_n": outputs of n elements; the others of exactly k (through a temporary of k where
+    // k results take fewer bytes than the heads, else counted first; runs of 1: k = n)
     if (length == flag_segment_length) {
       row("segmented_reduce/cuda_head_flags" + suffix, segment_form::head_flags,
           &parprim_head_flags<T>);

@@ -94,9 +94,10 @@ void check_scan_by_key_args(const KeySpan& keys, const InputSpan& in, const Outp
 /// \return the number of runs (0 when n == 0)
 /// \pre `op` is callable as `T op(T, T)` and associative; elements are converted to `T`.
 /// \par Complexity  O(n) applications of `op` and O(n) key comparisons; the keys are read twice
-///   (once to count the runs, before anything is written), but once when both outputs have n
-///   elements on parprim::cuda, and on parprim::omp where the runs are long (at least 64 keys
-///   on average).
+///   (once to count the runs, before anything is written), but once on parprim::cuda when both
+///   outputs have n elements or at most n sizeof(K) / (2 (sizeof(K) + sizeof(T))) (the results
+///   then pass through a temporary of that size and are copied into the outputs when they
+///   fit), and on parprim::omp where the runs are long (at least 64 keys on average).
 /// \par Errors  parprim::invalid_argument, before anything is written, if `keys` and `in`
 ///   differ in size, data is null with a non-zero size, an output overlaps an input or the
 ///   other output, or `keys_out` or `out` has fewer elements than there are runs.
@@ -116,9 +117,15 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
     using acc_t = typename decltype(output)::value_type;
     if constexpr (detail::counts_while_reducing_v<impl> &&
                   !detail::runs_exact_sum_v<BinaryOp, acc_t>) {
-      if (key_output.size() >= input.size() && output.size() >= input.size())  // one pass
-        return impl::reduce_counting(policy, key_span, input, key_output, output,
-                                     detail::backend_op<acc_t>(op));
+      // room for any number of runs, or a backend that writes only when they fit: one call
+      if (detail::reduces_into_room_v<impl> ||
+          (key_output.size() >= input.size() && output.size() >= input.size())) {
+        const std::size_t runs = impl::reduce_counting(policy, key_span, input, key_output, output,
+                                                       detail::backend_op<acc_t>(op));
+        detail::check_room("reduce_by_key", "keys_out", key_output.size(), runs, "key runs");
+        detail::check_room("reduce_by_key", "out", output.size(), runs, "key runs");
+        return runs;
+      }
     }
     const auto plan = impl::plan(policy, key_span);
     detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(), "key runs");

@@ -113,8 +113,10 @@ void check_offset_reduce_args(const InputSpan& in, const OffsetSpan& offsets, co
 /// \pre `op` is callable as `T op(T, T)` (else a compile error) and associative; elements are
 ///   converted to `T` before they meet it.
 /// \par Complexity  O(n) applications of `op`; the flags are read twice (once to count the
-///   segments, before anything is written), but once when `out` has n elements on parprim::cuda,
-///   and on parprim::omp where the heads are sparse (at most one in 64 elements).
+///   segments, before anything is written), but once on parprim::cuda when `out` has n elements
+///   or at most n / (2 sizeof(T)) (the results then pass through a temporary of `out`'s size and
+///   are copied into `out` when they fit), and on parprim::omp where the heads are sparse (at
+///   most one in 64 elements).
 /// \par Errors  parprim::invalid_argument, before anything is written, if `head_flags` does not
 ///   have n elements, data is null with n > 0, `out` overlaps `in` or `head_flags`, or `out` has
 ///   fewer elements than there are segments.
@@ -135,9 +137,13 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
     if constexpr (detail::counts_while_reducing_v<impl> &&
                   !detail::runs_exact_sum_v<BinaryOp, acc_t>) {
-      if (output.size() >= input.size())  // room for any number of segments: one pass
-        return impl::reduce_flags_counting(policy, input, flags, output, start,
-                                           detail::backend_op<acc_t>(op));
+      // room for any number of segments, or a backend that writes only when they fit: one call
+      if (detail::reduces_into_room_v<impl> || output.size() >= input.size()) {
+        const std::size_t segments = impl::reduce_flags_counting(
+            policy, input, flags, output, start, detail::backend_op<acc_t>(op));
+        detail::check_room("segmented_reduce", "out", output.size(), segments, "segments");
+        return segments;
+      }
     }
     const auto plan = impl::plan_flags(policy, flags);
     detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");

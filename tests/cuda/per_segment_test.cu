@@ -416,12 +416,15 @@ void expect_refused(const std::string& what, Call call,
   (expect_untouched(outputs), ...);
 }
 
-/// One input of int32 with random heads (density 1/3), flags and keys on the device.
+/// One input of int32 with random heads (density 1/3), or a head every `every` elements, flags
+/// and keys on the device.
 struct error_inputs {
-  explicit error_inputs(std::uint64_t seed) {
+  explicit error_inputs(std::uint64_t seed, std::size_t every = 0) {
     pt::rng_t r = pt::make_rng(seed, n);
     in = pt::make_input<Int32Plus>(r, n);
     flags = pt::make_flags(r, n, pt::density::third);
+    if (every > 0)
+      for (std::size_t i = 0; i < n; ++i) flags[i] = i % every == 0 ? 1 : 0;
     begins = pt::segment_begins(flags);
     d_in.fill(in);
     d_flags.fill(flags);
@@ -436,11 +439,7 @@ struct error_inputs {
   guarded_device_buffer<std::uint8_t> d_flags;
 };
 
-TEST(CudaPerSegmentErrors, OutputsTooSmall) {
-  PARPRIM_SKIP_WITHOUT_GPU();
-  const std::uint64_t seed = pt::test_seed();
-  SCOPED_TRACE(pt::seed_trace(seed));
-  const error_inputs e(seed);
+void outputs_too_small(const error_inputs& e) {
   const std::size_t k = e.segments();
   ASSERT_GT(k, 1u);
   const auto p = parprim::cuda;
@@ -465,6 +464,19 @@ TEST(CudaPerSegmentErrors, OutputsTooSmall) {
                                        out.body(), parprim::plus{});
         },
         keys_out, out);
+  }
+}
+
+/// Outputs one short of the segments: with heads at a third of the elements the call counts
+/// them first; with a head every 64 (k - 1 results take fewer bytes than the heads) its results
+/// go through a temporary, which must not reach the outputs.
+TEST(CudaPerSegmentErrors, OutputsTooSmall) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  for (std::size_t every : {std::size_t{0}, std::size_t{64}}) {
+    SCOPED_TRACE(every == 0 ? "heads at random, 1/3" : "a head every 64 elements");
+    outputs_too_small(error_inputs(seed, every));
   }
 }
 

@@ -69,13 +69,18 @@ std::size_t count_segments(const launch_options& options, int device, Heads head
   return static_cast<std::size_t>(segments);
 }
 
+/// \brief Nothing enqueued after a reduction of counted heads (see reduce_into_room).
+struct nothing_after {
+  void operator()(const std::size_t*) const {}
+};
+
 /// \brief A one-pass reduction of counted heads: `enqueue(state, count slot)` launches it over
-/// `tiles` tiles of n > 0 elements, then the host waits for the number of segments, which the
-/// kernel writes where the host reads it (the cache's mapped host slot, or device memory and one
-/// copy back).
-template <class T, class Enqueue>
+/// `tiles` tiles of n > 0 elements, `after(count slot)` what follows it on the stream, then the
+/// host waits for the number of segments, which the kernel writes where the host reads it (the
+/// cache's mapped host slot, or device memory and one copy back).
+template <class T, class Enqueue, class After>
 std::size_t run_counted(const launch_options& options, int device, std::size_t n, std::size_t tiles,
-                        const Enqueue& enqueue) {
+                        const Enqueue& enqueue, const After& after) {
   const auto stream = static_cast<cudaStream_t>(options.stream);
   const look_back_memory<segment_run<T>> memory(tiles, n, "per-segment reduction");
   call_scratch scratch(device, options.stream, options.memory, memory.scratch_bytes(),
@@ -84,6 +89,7 @@ std::size_t run_counted(const launch_options& options, int device, std::size_t n
   enqueue(
       memory.state(scratch.device_scratch(), scratch.status(), scratch.ticket(), scratch.epoch()),
       count);
+  after(static_cast<const std::size_t*>(count));
   std::size_t segments = 0;
   if (scratch.host_slot() == nullptr)
     PARPRIM_CUDA_CHECK(
@@ -94,19 +100,25 @@ std::size_t run_counted(const launch_options& options, int device, std::size_t n
   return segments;
 }
 
-/// \brief The one-pass reduction of counted heads in registers (kernels/segments_look_back.cuh).
+/// \brief The one-pass reduction of counted heads in registers (kernels/segments_look_back.cuh)
+/// into `out` of `room` slots (and the keys' `heads.room`): results past it are not written.
 /// dev/ sweeps give `MinBlocksPerSM` and `delays` (else run_look_back_delays).
-template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
+template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>,
+          class After = nothing_after>
 std::size_t reduce_counted(const launch_options& options, int device, Heads heads, const In* in,
-                           std::size_t n, T* out, bool has_init, const T& init, Op op,
-                           const look_back_delays* delays = nullptr) {
+                           std::size_t n, T* out, std::size_t room, bool has_init, const T& init,
+                           Op op, const look_back_delays* delays = nullptr,
+                           const After& after = {}) {
   if (n == 0) return 0;
   const std::size_t tiles = tile_count(n);
-  return run_counted<T>(options, device, n, tiles, [&](const auto& st, std::size_t* count) {
-    launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0,
-           static_cast<cudaStream_t>(options.stream), heads, in, n, out, has_init, init, op, tiles,
-           st, delays != nullptr ? *delays : run_look_back_delays(tiles), count);
-  });
+  return run_counted<T>(
+      options, device, n, tiles,
+      [&](const auto& st, std::size_t* count) {
+        launch(reduce_segments_look_back<Heads, In, T, Op, MinBlocksPerSM>, tiles, tile_block, 0,
+               static_cast<cudaStream_t>(options.stream), heads, in, n, out, room, has_init, init,
+               op, tiles, st, delays != nullptr ? *delays : run_look_back_delays(tiles), count);
+      },
+      after);
 }
 
 /// \brief Whether reduce_by_key of `T` values (read as `In`) with keys `K` runs on the staged
@@ -117,23 +129,62 @@ inline constexpr bool staged_keys_fit_v =
     (shared_bulk_tile_fits_v<counted_run_problem<T, Op, key_run_heads<K>>, T>);
 
 /// \brief The one-pass reduction of counted heads on the staged tile (kernels/
-/// segments_staged.cuh). dev/ sweeps give `MinBlocksPerSM`, `KeyBatch` and `delays`.
+/// segments_staged.cuh), as reduce_counted. dev/ sweeps give `MinBlocksPerSM`, `KeyBatch` and
+/// `delays`.
 template <class Heads, class T, class Op, unsigned MinBlocksPerSM = 0,
-          unsigned KeyBatch = staged_key_batch>
+          unsigned KeyBatch = staged_key_batch, class After = nothing_after>
 std::size_t reduce_counted_staged(const launch_options& options, int device, Heads heads,
-                                  const T* in, std::size_t n, T* out, bool has_init, const T& init,
-                                  Op op, const look_back_delays* delays = nullptr) {
+                                  const T* in, std::size_t n, T* out, std::size_t room,
+                                  bool has_init, const T& init, Op op,
+                                  const look_back_delays* delays = nullptr,
+                                  const After& after = {}) {
   if (n == 0) return 0;
   using reader = decltype(heads.reader());
   using P = counted_run_problem<T, Op, reader>;
   using Tile = staged_run_tile<T, Op, reader>;
   constexpr unsigned per_sm = MinBlocksPerSM > 0 ? MinBlocksPerSM : staged_tiles_per_sm<Tile>;
   const std::size_t tiles = (n + Tile::tile_size - 1) / Tile::tile_size;
-  return run_counted<T>(options, device, n, tiles, [&](const auto& st, std::size_t* count) {
-    launch(reduce_segments_staged<Tile, P, Heads, per_sm, KeyBatch>, tiles, Tile::block_size, 0,
-           static_cast<cudaStream_t>(options.stream), P{in, heads.reader(), n, op}, heads, out,
-           has_init, init, tiles, st, delays != nullptr ? *delays : run_look_back_delays(tiles),
-           count);
+  return run_counted<T>(
+      options, device, n, tiles,
+      [&](const auto& st, std::size_t* count) {
+        launch(reduce_segments_staged<Tile, P, Heads, per_sm, KeyBatch>, tiles, Tile::block_size, 0,
+               static_cast<cudaStream_t>(options.stream), P{in, heads.reader(), n, op}, heads, out,
+               room, has_init, init, tiles, st,
+               delays != nullptr ? *delays : run_look_back_delays(tiles), count);
+      },
+      after);
+}
+
+/// \brief A reduction of counted heads of n > 0 elements into outputs of `room` < n slots:
+/// `out`, and `keys_out` for key runs (else null). Returns the number of segments, and writes
+/// the outputs only when every result fits. `reduce(to, keys_to, room, after)` runs the one-pass
+/// reduction into `to` and `keys_to` of `room` slots, enqueueing `after(count slot)` behind it;
+/// `heads` counts the segments (count_segments), reading `head_bytes` bytes.
+/// - Where moving `room` results twice takes fewer bytes than counting the heads, the results go
+///   to a temporary of `room` slots, and copy_results_if_room moves them into the outputs on the
+///   GPU when they all fit: the heads and elements are read once.
+/// - Otherwise the heads are counted first, and the reduction writes into the outputs directly
+///   when the results fit.
+template <class T, class K, class Heads, class Reduce>
+std::size_t reduce_into_room(const launch_options& options, int device, Heads heads, std::size_t n,
+                             T* out, K* keys_out, std::size_t room, std::size_t head_bytes,
+                             const Reduce& reduce) {
+  const std::size_t result_bytes = sizeof(T) + (keys_out != nullptr ? sizeof(K) : 0);
+  if (room == 0 || room > head_bytes / (2 * result_bytes)) {
+    const std::size_t segments = count_segments(options, device, heads, n);
+    return segments > room ? segments : reduce(out, keys_out, room, nothing_after{});
+  }
+  const std::size_t values_bytes = align256(room * sizeof(T));
+  temp_block staged(device, options.stream, options.memory,
+                    values_bytes + (keys_out != nullptr ? room * sizeof(K) : 0));
+  auto* values = static_cast<T*>(staged.get());
+  K* keys = keys_out != nullptr
+                ? reinterpret_cast<K*>(static_cast<unsigned char*>(staged.get()) + values_bytes)
+                : nullptr;
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  return reduce(values, keys, room, [&](const std::size_t* count) {
+    launch(copy_results_if_room<T, K>, helper_grid(room, device), helper_block, 0, stream,
+           static_cast<const T*>(values), out, static_cast<const K*>(keys), keys_out, count, room);
   });
 }
 
@@ -314,38 +365,56 @@ segment_plan plan_key_segments(const launch_options& options, const K* keys, std
 
 template <class In, class T, class Op>
 std::size_t reduce_flag_segments(const launch_options& options, const In* in,
-                                 const std::uint8_t* flags, std::size_t n, T* out, T init, Op op) {
+                                 const std::uint8_t* flags, std::size_t n, T* out, std::size_t room,
+                                 T init, Op op) {
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce",
                        {{in, "the input"}, {flags, "the head flags"}, {out, "the output"}});
+  if (n == 0) return 0;
   // values of up to 4 bytes: 5 tiles per SM (48 registers; the tile kernel's two walks, plain
   // and skewed, need more than that uncapped and would hold 4; dev/segments_look_back_sweep.cu)
   constexpr unsigned per_sm = sizeof(T) <= 4 ? 5 : segments::tiles_per_sm<T>;
-  return segments::reduce_counted<segments::flag_heads, In, T, Op, per_sm>(
-      options, guard.device(), segments::flag_heads{flags}, in, n, out, true, init, op);
+  const segments::flag_heads heads{flags};
+  const auto reduce = [&](T* to, std::uint8_t*, std::size_t slots, const auto& after) {
+    return segments::reduce_counted<segments::flag_heads, In, T, Op, per_sm>(
+        options, guard.device(), heads, in, n, to, slots, true, init, op, nullptr, after);
+  };
+  if (room >= n) return reduce(out, nullptr, n, segments::nothing_after{});
+  return segments::reduce_into_room<T, std::uint8_t>(options, guard.device(), heads, n, out,
+                                                     nullptr, room, n, reduce);
 }
 
 template <class K, class In, class T, class Op>
 std::size_t reduce_key_segments(const launch_options& options, const K* keys, const In* in,
-                                std::size_t n, K* keys_out, T* out, Op op) {
+                                std::size_t n, K* keys_out, T* out, std::size_t room, Op op) {
   device_guard guard(options.device);
   segments::check_call(
       options, guard.device(), "reduce_by_key",
       {{keys, "the keys"}, {in, "the input"}, {keys_out, "the output keys"}, {out, "the output"}});
-  // values of 4, 8 or 16 bytes read unconverted: rung 6's staged tile (H200, 2^28 int32 keys and
-  // values, dev/segments_look_back_sweep.cu: runs of 1024 747 -> 587 us, of 32 792 -> 659, of 1
-  // 1,392 -> 1,367; CUB's ReduceByKey 799, 861 and 1,427)
-  if constexpr (segments::staged_keys_fit_v<K, In, T, Op>)
-    return segments::reduce_counted_staged(options, guard.device(),
-                                           segments::key_heads<K>{keys, keys_out}, in, n, out,
-                                           false, T{}, op);
-  // the others (inputs converted into the values, other sizes) in registers; keys and values of
-  // up to 4 bytes: 5 tiles per SM (H100, 2^28 int32, dev/segments_look_back_sweep.cu: runs of 32
-  // 956 -> 903 us, of 1024 890-892 -> 835-838; runs of 1, every key its own run, 1,917-1,930 ->
-  // 1,966-1,970; at 2^24 within 2 % either way)
-  constexpr unsigned per_sm = sizeof(K) <= 4 && sizeof(T) <= 4 ? 5 : segments::tiles_per_sm<T>;
-  return segments::reduce_counted<segments::key_heads<K>, In, T, Op, per_sm>(
-      options, guard.device(), segments::key_heads<K>{keys, keys_out}, in, n, out, false, T{}, op);
+  if (n == 0) return 0;
+  const auto reduce = [&](T* to, K* keys_to, std::size_t slots, const auto& after) {
+    const segments::key_heads<K> heads{keys, keys_to, slots};
+    // values of 4, 8 or 16 bytes read unconverted: rung 6's staged tile (H200, 2^28 int32 keys
+    // and values, dev/segments_look_back_sweep.cu: runs of 1024 747 -> 587 us, of 32 792 -> 659,
+    // of 1 1,392 -> 1,367; CUB's ReduceByKey 799, 861 and 1,427)
+    if constexpr (segments::staged_keys_fit_v<K, In, T, Op>) {
+      return segments::reduce_counted_staged<segments::key_heads<K>, T, Op, 0,
+                                             segments::staged_key_batch>(
+          options, guard.device(), heads, in, n, to, slots, false, T{}, op, nullptr, after);
+    } else {
+      // the others (inputs converted into the values, other sizes) in registers; keys and
+      // values of up to 4 bytes: 5 tiles per SM (H100, 2^28 int32, dev/segments_look_back_sweep.cu:
+      // runs of 32 956 -> 903 us, of 1024 890-892 -> 835-838; runs of 1, every key its own run,
+      // 1,917-1,930 -> 1,966-1,970; at 2^24 within 2 % either way)
+      constexpr unsigned per_sm = sizeof(K) <= 4 && sizeof(T) <= 4 ? 5 : segments::tiles_per_sm<T>;
+      return segments::reduce_counted<segments::key_heads<K>, In, T, Op, per_sm>(
+          options, guard.device(), heads, in, n, to, slots, false, T{}, op, nullptr, after);
+    }
+  };
+  if (room >= n) return reduce(out, keys_out, n, segments::nothing_after{});
+  return segments::reduce_into_room<T, K>(options, guard.device(),
+                                          segments::key_heads<K>{keys, nullptr}, n, out, keys_out,
+                                          room, n * sizeof(K), reduce);
 }
 
 template <class I>

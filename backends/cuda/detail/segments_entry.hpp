@@ -43,17 +43,22 @@ template <class K>
 segment_plan plan_key_segments(const launch_options& options, const K* keys, std::size_t n);
 
 /// \brief `out[s] = init op (segment s's elements in order)` for every segment of the n
-/// elements, in one pass (`out` has room for them all: n elements, or the count of a plan).
-/// Waits for the stream. \return the number of segments
+/// elements, when they all fit in `out`'s `room` elements; nothing is written otherwise. In one
+/// pass where `room` >= n; below, the results go through a temporary of `room` elements, or
+/// where that would move more bytes than the flags hold, the segments are counted first
+/// (segments_dispatch.cuh: reduce_into_room). Waits for the stream.
+/// \return the number of segments (more than `room`: nothing was written)
 template <class In, class T, class Op>
 std::size_t reduce_flag_segments(const launch_options& options, const In* in,
-                                 const std::uint8_t* flags, std::size_t n, T* out, T init, Op op);
+                                 const std::uint8_t* flags, std::size_t n, T* out, std::size_t room,
+                                 T init, Op op);
 
 /// \brief reduce_by_key: `keys_out[s]`, `out[s]` = run s's first key and the fold of its
-/// elements, in one pass, as reduce_flag_segments. \return the number of runs
+/// elements, as reduce_flag_segments, both outputs of at least `room` elements.
+/// \return the number of runs (more than `room`: nothing was written)
 template <class K, class In, class T, class Op>
 std::size_t reduce_key_segments(const launch_options& options, const K* keys, const In* in,
-                                std::size_t n, K* keys_out, T* out, Op op);
+                                std::size_t n, K* keys_out, T* out, std::size_t room, Op op);
 
 /// \brief Throws parprim::invalid_argument (naming `fn`) unless the k + 1 offsets start at 0,
 /// end at n and never decrease. Synchronises the stream.
@@ -120,10 +125,11 @@ inline constexpr bool precompiled_segment_index_v =
 #define PARPRIM_CUDA_FLAG_SEGMENTS_SIGNATURE(T, Op)                                               \
   std::size_t parprim::detail::cuda::reduce_flag_segments<T, T, Op>(                              \
       const ::parprim::detail::cuda::launch_options&, const T*, const std::uint8_t*, std::size_t, \
-      T*, T, Op)
-#define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)                  \
-  std::size_t parprim::detail::cuda::reduce_key_segments<I, T, T, Op>( \
-      const ::parprim::detail::cuda::launch_options&, const I*, const T*, std::size_t, I*, T*, Op)
+      T*, std::size_t, T, Op)
+#define PARPRIM_CUDA_KEY_SEGMENTS_SIGNATURE(T, Op, I)                                          \
+  std::size_t parprim::detail::cuda::reduce_key_segments<I, T, T, Op>(                         \
+      const ::parprim::detail::cuda::launch_options&, const I*, const T*, std::size_t, I*, T*, \
+      std::size_t, Op)
 #define PARPRIM_CUDA_OFFSET_SEGMENTS_SIGNATURE(T, Op, I)                               \
   void parprim::detail::cuda::reduce_offset_segments<I, T, T, Op>(                     \
       const ::parprim::detail::cuda::launch_options&, const T*, std::size_t, const I*, \

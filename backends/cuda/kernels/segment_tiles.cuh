@@ -164,11 +164,12 @@ struct flag_heads {
 };
 
 /// \brief Heads where a key differs (`==`) from the one before; each run's first key is
-/// written to `keys_out[segment]` when `keys_out` is not null.
+/// written to `keys_out[segment]` when `keys_out` is not null and the segment is below `room`.
 template <class K>
 struct key_heads {
   const K* keys;
   K* keys_out;
+  std::size_t room = ~std::size_t{0};  ///< slots of keys_out
   static constexpr bool counted = true;
   static constexpr bool writes_heads = true;
   /// A warp reads its keys together where they are whole 16-byte words (tile_head_bits).
@@ -196,10 +197,11 @@ struct key_heads {
     return i == 0 || !(keys[i] == keys[i - 1]);
   }
   __device__ void on_head(std::size_t i, std::size_t id) const {
-    if (keys_out != nullptr) keys_out[id] = keys[i];
+    if (keys_out != nullptr && id < room) keys_out[id] = keys[i];
   }
-  /// \brief `keys_out[first_id + j] = keys[t0 + position[j]]` for j < h (<= Block * Per;
-  /// `position`: the tile's head positions in shared memory, indexed by j), the block's threads
+  /// \brief `keys_out[first_id + j] = keys[t0 + position[j]]` for j < h (<= Block * Per) and
+  /// first_id + j < room (`position`: the tile's head positions in shared memory, indexed by
+  /// j), the block's threads
   /// taking j = threadIdx.x, + Block, ...: at most one key a thread when h <= Block; else a
   /// thread's loads of 32 bytes of keys first, then their stores, so the loads are in flight
   /// together (a store between them might alias the keys; more at a time made the tile kernel
@@ -212,7 +214,8 @@ struct key_heads {
                                unsigned h) const {
     // the last batch may pass Per: its j >= h
     constexpr unsigned batch = Batch > 0 ? Batch : sizeof(K) <= 4 ? 8 : 4;
-    if (keys_out == nullptr) return;
+    if (keys_out == nullptr || first_id >= room) return;
+    if (room - first_id < h) h = static_cast<unsigned>(room - first_id);
     if (h <= Block) {
       if (threadIdx.x < h) keys_out[first_id + threadIdx.x] = keys[t0 + position[threadIdx.x]];
       return;
@@ -324,6 +327,24 @@ __global__ void __launch_bounds__(tile_block)
 #pragma unroll
     for (unsigned w = 0; w < tile_block / warp_threads; ++w) block_total += warp_counts[w];
     atomicAdd(total, static_cast<unsigned long long>(block_total));
+  }
+}
+
+/// \brief `to[s] = from[s]` (and `keys_to[s] = keys_from[s]` where `keys_to` is not null) for
+/// s < `*count`, only when `*count <= room` (all the results fit): the results of a reduction of
+/// counted heads, staged in a temporary of `room` slots, moved into the caller's outputs, which
+/// stay untouched when there are more segments than they hold. Grid-stride.
+template <class T, class K>
+__global__ void __launch_bounds__(tile_block)
+    copy_results_if_room(const T* __restrict__ from, T* __restrict__ to,
+                         const K* __restrict__ keys_from, K* __restrict__ keys_to,
+                         const std::size_t* count, std::size_t room) {
+  const std::size_t c = *count;
+  if (c > room) return;
+  const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
+  for (std::size_t s = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; s < c; s += stride) {
+    to[s] = from[s];
+    if (keys_to != nullptr) keys_to[s] = keys_from[s];
   }
 }
 

@@ -115,6 +115,11 @@ __device__ maybe<segment_run<T>> run_before_tile(const segment_run_op<Op>& rop, 
   return slot;
 }
 
+/// \brief How many of `count` results numbered from `first` are below `room` (are written).
+__device__ __forceinline__ unsigned kept(std::size_t first, unsigned count, std::size_t room) {
+  return first >= room ? 0u : (room - first < count ? static_cast<unsigned>(room - first) : count);
+}
+
 /// \brief When the tiles' look-back polls (see look_back_delays). reduce_by_key of int32 keys and
 /// values on an H100 (dev/segments_look_back_sweep.cu), 2^28, runs of 1 / 32 / 1024: {1200, 650}
 /// 2,074 / 953 / 886 us; {700, 350} 2,082 / 959 / 892; {350, 200} 2,111 / 997 / 928; no first
@@ -128,14 +133,15 @@ inline look_back_delays run_look_back_delays(std::size_t tiles) {
 
 /// \brief Steps 1-3 of the file comment, one block per tile in ticket order (every tile a block
 /// waits for belongs to a block that is already running). `Heads`: flag_heads or key_heads.
-/// The number of segments goes to `*segment_count`. `MinBlocksPerSM`: the register cap (dev/
-/// sweeps vary it).
+/// The number of segments goes to `*segment_count`; the results of segments numbered `room`
+/// and above are not written (nor their keys: key_heads::room). `MinBlocksPerSM`: the register
+/// cap (dev/ sweeps vary it).
 template <class Heads, class In, class T, class Op, unsigned MinBlocksPerSM = tiles_per_sm<T>>
 __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     reduce_segments_look_back(Heads heads, const In* __restrict__ in, std::size_t n,
-                              T* __restrict__ out, bool has_init, T init, Op op, std::size_t tiles,
-                              look_back_state<segment_run<T>> st, look_back_delays delays,
-                              std::size_t* __restrict__ segment_count) {
+                              T* __restrict__ out, std::size_t room, bool has_init, T init, Op op,
+                              std::size_t tiles, look_back_state<segment_run<T>> st,
+                              look_back_delays delays, std::size_t* __restrict__ segment_count) {
   static_assert(Heads::counted, "reduce_segments_look_back: heads numbered by counting");
   using V = segment_run<T>;
   const segment_run_op<Op> rop{op};
@@ -187,12 +193,12 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
   if (!scans) {
     if (threadIdx.x == 0) {
       if (bits & 1u) {
-        if (before > 0) out[before - 1] = result(carry.value.value);
+        if (before > 0 && before - 1 < room) out[before - 1] = result(carry.value.value);
         heads.on_head(at.t0, before);
       }
       if (last_tile) {
         const V end = combine(carry, maybe<V>{total, true}, rop).value;
-        out[end.heads - 1] = result(end.value);
+        if (end.heads - 1 < room) out[end.heads - 1] = result(end.value);
         *segment_count = end.heads;
       }
     }
@@ -224,7 +230,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
               if constexpr (stage_values)
                 staged.template at<skewed>(static_cast<unsigned>(id - 1 - first_closed)) =
                     result(cur.value.value);
-              else
+              else if (id - 1 < room)
                 out[id - 1] = result(cur.value.value);
             }
             if constexpr (stage_heads)
@@ -239,14 +245,14 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
         }
       }
       if (last_tile && at.mine + at.count == at.len) {
-        out[cur.value.heads - 1] = result(cur.value.value);
+        if (cur.value.heads - 1 < room) out[cur.value.heads - 1] = result(cur.value.value);
         *segment_count = cur.value.heads;
       }
     }
     if constexpr (stage_values || stage_heads) {
       __syncthreads();
       if constexpr (stage_values) {
-        const unsigned closed = before > 0 ? h : h - 1;
+        const unsigned closed = kept(first_closed, before > 0 ? h : h - 1, room);
         const auto results = staged.template read<skewed>();
         for (unsigned j = threadIdx.x; j < closed; j += tile_block)
           out[first_closed + j] = results[j];

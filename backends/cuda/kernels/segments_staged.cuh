@@ -89,13 +89,14 @@ inline constexpr unsigned staged_tiles_per_sm = [] {
 inline constexpr unsigned staged_key_batch = 4;
 
 /// \brief Steps 1-4 of the file comment, one block per tile in ticket order. `Heads`: key_heads
-/// (its keys_out receive the runs' keys); `p.heads` is its `reader()`.
+/// (its keys_out receive the runs' keys); `p.heads` is its `reader()`. The results (and keys) of
+/// runs numbered `room` and above are not written.
 template <class Tile, class Problem, class Heads, unsigned MinBlocksPerSM,
           unsigned KeyBatch = staged_key_batch>
 __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
     reduce_segments_staged(Problem p, Heads heads, typename Problem::element_type* __restrict__ out,
-                           bool has_init, typename Problem::element_type init, std::size_t tiles,
-                           look_back_state<typename Problem::value_type> st,
+                           std::size_t room, bool has_init, typename Problem::element_type init,
+                           std::size_t tiles, look_back_state<typename Problem::value_type> st,
                            look_back_delays delays, std::size_t* __restrict__ segment_count) {
   using T = typename Problem::element_type;
   using Op = typename Problem::element_op_type;
@@ -142,7 +143,7 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
       return x;
     });
     if (holds_last) {
-      out[cur.value.heads - 1] = result(cur.value.value);
+      if (cur.value.heads - 1 < room) out[cur.value.heads - 1] = result(cur.value.value);
       *segment_count = cur.value.heads;
     }
   }
@@ -152,7 +153,8 @@ __global__ void __launch_bounds__(Tile::block_size, MinBlocksPerSM)
   const auto h = static_cast<unsigned>(total.heads);
   const unsigned skip = before > 0 ? 0u : 1u;  // the input's first head closes nothing
   const std::size_t first_closed = before > 0 ? before - 1 : 0;
-  for (unsigned j = threadIdx.x; j + skip < h; j += Tile::block_size)
+  const unsigned closed = kept(first_closed, h - skip, room);
+  for (unsigned j = threadIdx.x; j < closed; j += Tile::block_size)
     out[first_closed + j] = t.data_[head_position[j + skip]];
   if constexpr (Heads::writes_heads)
     heads.template store_staged<Tile::block_size, Tile::items, KeyBatch>(first, head_position,

@@ -68,6 +68,15 @@ inline constexpr bool counts_while_reducing_v = requires {
   requires Impl::counts_while_reducing;
 };
 
+/// \brief Whether a per-segment `Impl` that counts while it reduces also takes outputs with room
+/// for fewer than n results in that call (`static constexpr bool reduces_into_room = true`): it
+/// then writes them only when every result fits, and returns the count either way (the front
+/// end raises when it exceeds the room, nothing having been written).
+template <class Impl>
+inline constexpr bool reduces_into_room_v = requires {
+  requires Impl::reduces_into_room;
+};
+
 /// \brief reduce_by_key (by_key.hpp):
 /// - `static Plan plan(const Policy&, KeySpan keys)`: counts the runs of equal keys; `Plan` has
 ///   `std::size_t segments() const`. Writes nothing.
