@@ -494,12 +494,6 @@ __device__ __forceinline__ tile_run<T> warp_inclusive_scan(tile_run<T> v, unsign
   return {v.value, __shfl_sync(full_warp_mask, v.head, start)};  // 0 where no lane <= lane has one
 }
 
-/// \brief The segments whose offsets a thread of scan_tile reads at once, where the tiles are
-/// short of heads too (reduce_tiles, and reduce_offset_spans but with stretches: there the tiles
-/// that scan hold few heads, and 4 at once spilled 84 bytes more beside doubles). 8 at once
-/// spilled at 48 registers beside 4-byte values (sm_90).
-inline constexpr unsigned segment_mark_batch = 4;
-
 /// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
 /// heads in shared memory (a byte each, with the segment number of each: segments
 /// `first_segment` .. `last_segment`), scans its threads' runs (tile_run: value and last head's
@@ -507,7 +501,7 @@ inline constexpr unsigned segment_mark_batch = 4;
 /// head walk their elements again (closing the segment before each head; the one before the
 /// tile's first head is its lead); the thread of the tile's last element leaves the tile's open
 /// segment (its tail). Every thread calls it.
-template <unsigned MarkBatch, class I, class In, class T, class Op>
+template <class I, class In, class T, class Op>
 __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
                                           const tile_span& at, T* __restrict__ out, const T& init,
                                           const Op& op, std::size_t first_segment,
@@ -525,40 +519,28 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
   // Segment s = first_segment + threadIdx.x (+ tile_block, ...) marks its head when it is
-  // non-empty and starts in the tile. A thread reads the offsets of MarkBatch of its segments
-  // at once (begin and end together: reading the end only where the begin lies in the tile put
-  // a third memory latency in a row before the scan, with the tile word's), the first batch
-  // before the marks are cleared (its latency beside the barrier), then marks them. One segment
-  // at a time, a tile of segments of one element waited for 16 reads in a row per thread.
-  constexpr unsigned mark_batch = MarkBatch;
-  I b[mark_batch] = {}, e[mark_batch] = {};
-  const auto read = [&](std::size_t from) {
-#pragma unroll
-    for (unsigned j = 0; j < mark_batch; ++j) {
-      const std::size_t s = from + j * std::size_t{tile_block};
-      if (s <= last_segment) {
-        b[j] = heads.begins[s];
-        e[j] = heads.begins[s + 1];
-      }
-    }
-  };
-  std::size_t s0 = first_segment + threadIdx.x;
-  read(s0);
+  // non-empty and starts in the tile. Its first offsets are read before the marks are cleared
+  // (their latency beside the barrier), both at once: reading the end only where the begin lies
+  // in the tile put a third memory latency in a row before the scan (with the tile word's).
+  std::size_t s = first_segment + threadIdx.x;
+  std::size_t b = 0, e = 0;
+  if (s <= last_segment) {
+    b = static_cast<std::size_t>(heads.begins[s]);
+    e = static_cast<std::size_t>(heads.begins[s + 1]);
+  }
   for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
     reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
   __syncthreads();
-  for (; s0 <= last_segment; s0 += mark_batch * std::size_t{tile_block}) {
-#pragma unroll
-    for (unsigned j = 0; j < mark_batch; ++j) {
-      const std::size_t s = s0 + j * std::size_t{tile_block};
-      const auto bj = static_cast<std::size_t>(b[j]);
-      if (s <= last_segment && bj >= t0 && bj<t0 + len&& static_cast<std::size_t>(e[j])> bj) {
-        head_bytes[bj - t0] = 1;
-        head_segment[bj - t0] = s;
-      }
+  while (s <= last_segment) {
+    if (b >= t0 && b < t0 + len && e > b) {
+      head_bytes[b - t0] = 1;
+      head_segment[b - t0] = s;
     }
-    if (s0 + mark_batch * std::size_t{tile_block} <= last_segment)
-      read(s0 + mark_batch * std::size_t{tile_block});
+    s += tile_block;
+    if (s <= last_segment) {
+      b = static_cast<std::size_t>(heads.begins[s]);
+      e = static_cast<std::size_t>(heads.begins[s + 1]);
+    }
   }
   __syncthreads();
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
@@ -646,8 +628,8 @@ __device__ __forceinline__ bool folds_only(tile_first mine, tile_first next) {
 
 /// \brief Step 2 for tile u, its elements `x` loaded: it folds (fold_tile) when it holds no
 /// head past its first element (folds_only), else scans (scan_tile). `first[u]` is tile u's
-/// tile_first word (locate_tiles); `MarkBatch`: scan_tile's. Every thread calls it.
-template <unsigned MarkBatch, class I, class In, class T, class Op>
+/// tile_first word (locate_tiles). Every thread calls it.
+template <class I, class In, class T, class Op>
 __device__ __forceinline__ void reduce_tile(const offset_heads<I>& heads, const In (&x)[tile_items],
                                             const tile_span& at, std::size_t u,
                                             const std::size_t* __restrict__ first,
@@ -657,7 +639,7 @@ __device__ __forceinline__ void reduce_tile(const offset_heads<I>& heads, const 
   if (folds_only(mine, next))
     fold_tile(x, at, op, mine, tail, lead);
   else
-    scan_tile<MarkBatch>(heads, x, at, out, init, op, mine.segment(), next.segment(), tail, lead);
+    scan_tile(heads, x, at, out, init, op, mine.segment(), next.segment(), tail, lead);
 }
 
 /// \brief The result of the segment whose fold was `open` when a head came, `lead` (the fold
@@ -719,8 +701,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
     if (bad) tails[tile] = {T{}, 0, true};
   }
   if (bad) return;
-  reduce_tile<segment_mark_batch>(heads, x, at, tile, first, out, init, op, tails[tile],
-                                  leads[tile]);
+  reduce_tile(heads, x, at, tile, first, out, init, op, tails[tile], leads[tile]);
   // (asked after the tile, whose registers are then free: asked before it, the kernel spilled
   // at 5 tiles per SM)
   if (ahead != 0 && threadIdx.x == warp_threads)
@@ -955,8 +936,7 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
       }
       In x[tile_items];
       load_contiguous_first<tile_items>(in + at.t0 + at.mine, x, at.count);
-      reduce_tile<Stretch ? 1u : segment_mark_batch>(heads, x, at, u, first, out, init, op, tail[0],
-                                                     lead[0]);
+      reduce_tile(heads, x, at, u, first, out, init, op, tail[0], lead[0]);
       __syncthreads();  // tail and lead written; the tile's shared memory free again
       absorb();
     }
