@@ -386,6 +386,20 @@ TEST(CudaPipeline, MemoryResourceSuppliesEveryTemporary) {
               runs);
     EXPECT_EQ(first(out_keys.to_host(), runs), first(run_keys, runs)) << "reduce_by_key's keys";
     EXPECT_EQ(first(per.to_host(), runs), first(run_sums, runs)) << "reduce_by_key";
+    // outputs of exactly k: at a head in 31 elements the results pass through a temporary of
+    // the outputs' size (from the resource too), copied into the poisoned outputs
+    parprim::device_buffer<std::int32_t> exact_sums(std::vector<std::int32_t>(k, -7));
+    parprim::device_buffer<std::int32_t> exact_keys(std::vector<std::int32_t>(runs, -7));
+    parprim::device_buffer<std::int32_t> exact_runs(std::vector<std::int32_t>(runs, -7));
+    EXPECT_EQ(parprim::segmented_reduce(p, dx.span(), dflags.span(), exact_sums.span(), 3,
+                                        parprim::plus{}),
+              k);
+    EXPECT_EQ(exact_sums.to_host(), first(sums, k)) << "segmented_reduce (flags), out of k";
+    EXPECT_EQ(parprim::reduce_by_key(p, dkeys.span(), dx.span(), exact_keys.span(),
+                                     exact_runs.span(), parprim::plus{}),
+              runs);
+    EXPECT_EQ(exact_keys.to_host(), first(run_keys, runs)) << "reduce_by_key's keys, out of k";
+    EXPECT_EQ(exact_runs.to_host(), first(run_sums, runs)) << "reduce_by_key, out of k";
 
     scans::for_each_scan_rung([&](const auto& rung, std::size_t) {
       SCOPED_TRACE(scans::scan_rung_name(rung));
