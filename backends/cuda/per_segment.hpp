@@ -64,17 +64,9 @@ struct segmented_reduce_impl<basic_cuda_policy<R, S, Sync>> {
                                     flags.size());
   }
 
-  template <class In, class F, class T, class Op>
-  static void reduce_flags(const policy_type& policy, const cuda::segment_plan& plan,
-                           device_span<const In> in, device_span<const F> flags, device_span<T> out,
-                           T init, Op op) {
-    static_cast<void>(plan);  // made for in.size() elements
-    reduce_flags_counting(policy, in, flags, out, init, op);
-  }
-
   /// \brief The front end calls this instead of plan_flags and reduce_flags, whatever `out`'s
-  /// size (but for exact_plus): it counts the segments as it reduces, and writes `out` only
-  /// when they all fit (cuda::reduce_flag_segments).
+  /// size (those two serve exact_plus only): it counts the segments as it reduces, and writes
+  /// `out` only when they all fit (cuda::reduce_flag_segments).
   static constexpr bool counts_while_reducing = true;
   static constexpr bool reduces_into_room = true;
 
@@ -164,19 +156,9 @@ struct reduce_by_key_impl<basic_cuda_policy<R, S, Sync>> {
     return cuda::plan_key_segments<K>(cuda::options_of(policy), keys.data(), keys.size());
   }
 
-  template <class K, class In, class KOut, class T, class Op>
-  static void reduce(const policy_type& policy, const cuda::segment_plan& plan,
-                     device_span<const K> keys, device_span<const In> in,
-                     device_span<KOut> keys_out, device_span<T> out, Op op) {
-    static_assert(std::is_same_v<K, KOut>,
-                  "parprim::reduce_by_key on parprim::cuda: the output keys have the keys' type");
-    static_cast<void>(plan);  // made for keys.size() elements
-    reduce_counting(policy, keys, in, keys_out, out, op);
-  }
-
   /// \brief The front end calls this instead of plan and reduce, whatever the outputs' sizes
-  /// (but for exact_plus): it counts the runs as it reduces, and writes the outputs only when
-  /// they all fit (cuda::reduce_key_segments).
+  /// (those two serve exact_plus only): it counts the runs as it reduces, and writes the
+  /// outputs only when they all fit (cuda::reduce_key_segments).
   static constexpr bool counts_while_reducing = true;
   static constexpr bool reduces_into_room = true;
 

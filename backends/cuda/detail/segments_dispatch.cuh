@@ -155,11 +155,12 @@ std::size_t reduce_counted_staged(const launch_options& options, int device, Hea
       after);
 }
 
-/// \brief A reduction of counted heads of n > 0 elements into outputs of `room` < n slots:
-/// `out`, and `keys_out` for key runs (else null). Returns the number of segments, and writes
-/// the outputs only when every result fits. `reduce(to, keys_to, room, after)` runs the one-pass
+/// \brief A reduction of counted heads of n > 0 elements into outputs of `room` slots: `out`,
+/// and `keys_out` for key runs (else null). Returns the number of segments, and writes the
+/// outputs only when every result fits. `reduce(to, keys_to, room, after)` runs the one-pass
 /// reduction into `to` and `keys_to` of `room` slots, enqueueing `after(count slot)` behind it;
 /// `heads` counts the segments (count_segments), reading `head_bytes` bytes.
+/// - With room for n results, the one pass writes the outputs.
 /// - Where moving `room` results twice takes fewer bytes than counting the heads, the results go
 ///   to a temporary of `room` slots, and copy_results_if_room moves them into the outputs on the
 ///   GPU when they all fit: the heads and elements are read once.
@@ -169,6 +170,7 @@ template <class T, class K, class Heads, class Reduce>
 std::size_t reduce_into_room(const launch_options& options, int device, Heads heads, std::size_t n,
                              T* out, K* keys_out, std::size_t room, std::size_t head_bytes,
                              const Reduce& reduce) {
+  if (room >= n) return reduce(out, keys_out, n, nothing_after{});
   const std::size_t result_bytes = sizeof(T) + (keys_out != nullptr ? sizeof(K) : 0);
   if (room == 0 || room > head_bytes / (2 * result_bytes)) {
     const std::size_t segments = count_segments(options, device, heads, n);
@@ -379,7 +381,6 @@ std::size_t reduce_flag_segments(const launch_options& options, const In* in,
     return segments::reduce_counted<segments::flag_heads, In, T, Op, per_sm>(
         options, guard.device(), heads, in, n, to, slots, true, init, op, nullptr, after);
   };
-  if (room >= n) return reduce(out, nullptr, n, segments::nothing_after{});
   return segments::reduce_into_room<T, std::uint8_t>(options, guard.device(), heads, n, out,
                                                      nullptr, room, n, reduce);
 }
@@ -411,7 +412,6 @@ std::size_t reduce_key_segments(const launch_options& options, const K* keys, co
           options, guard.device(), heads, in, n, to, slots, false, T{}, op, nullptr, after);
     }
   };
-  if (room >= n) return reduce(out, keys_out, n, segments::nothing_after{});
   return segments::reduce_into_room<T, K>(options, guard.device(),
                                           segments::key_heads<K>{keys, nullptr}, n, out, keys_out,
                                           room, n * sizeof(K), reduce);

@@ -163,6 +163,11 @@ struct flag_heads {
   __device__ void on_head(std::size_t, std::size_t) const {}
 };
 
+/// \brief How many of `count` results numbered from `first` are below `room` (are written).
+__device__ __forceinline__ unsigned kept(std::size_t first, unsigned count, std::size_t room) {
+  return first >= room ? 0u : (room - first < count ? static_cast<unsigned>(room - first) : count);
+}
+
 /// \brief Heads where a key differs (`==`) from the one before; each run's first key is
 /// written to `keys_out[segment]` when `keys_out` is not null and the segment is below `room`.
 template <class K>
@@ -214,8 +219,8 @@ struct key_heads {
                                unsigned h) const {
     // the last batch may pass Per: its j >= h
     constexpr unsigned batch = Batch > 0 ? Batch : sizeof(K) <= 4 ? 8 : 4;
-    if (keys_out == nullptr || first_id >= room) return;
-    if (room - first_id < h) h = static_cast<unsigned>(room - first_id);
+    if (keys_out == nullptr) return;
+    h = kept(first_id, h, room);
     if (h <= Block) {
       if (threadIdx.x < h) keys_out[first_id + threadIdx.x] = keys[t0 + position[threadIdx.x]];
       return;

@@ -115,11 +115,6 @@ __device__ maybe<segment_run<T>> run_before_tile(const segment_run_op<Op>& rop, 
   return slot;
 }
 
-/// \brief How many of `count` results numbered from `first` are below `room` (are written).
-__device__ __forceinline__ unsigned kept(std::size_t first, unsigned count, std::size_t room) {
-  return first >= room ? 0u : (room - first < count ? static_cast<unsigned>(room - first) : count);
-}
-
 /// \brief When the tiles' look-back polls (see look_back_delays). reduce_by_key of int32 keys and
 /// values on an H100 (dev/segments_look_back_sweep.cu), 2^28, runs of 1 / 32 / 1024: {1200, 650}
 /// 2,074 / 953 / 886 us; {700, 350} 2,082 / 959 / 892; {350, 200} 2,111 / 997 / 928; no first

@@ -71,7 +71,8 @@ inline constexpr bool counts_while_reducing_v = requires {
 /// \brief Whether a per-segment `Impl` that counts while it reduces also takes outputs with room
 /// for fewer than n results in that call (`static constexpr bool reduces_into_room = true`): it
 /// then writes them only when every result fits, and returns the count either way (the front
-/// end raises when it exceeds the room, nothing having been written).
+/// end raises when it exceeds the room, nothing having been written). The front end then calls
+/// the plan and its reduction only for exact_plus on float or double.
 template <class Impl>
 inline constexpr bool reduces_into_room_v = requires {
   requires Impl::reduces_into_room;
