@@ -174,13 +174,14 @@ void check_flags(const segment_data<Case>& s, std::size_t room) {
   ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
 }
 
-/// segmented_reduce with offsets of type I: the segments of `s` with `empties` empty ones added.
+/// segmented_reduce with the CSR offsets `offsets` (of type I) over the elements of `s`.
 template <class Case, class I>
-void check_offsets(const segment_data<Case>& s, pt::rng_t& r, std::size_t empties) {
+void check_given_offsets(const segment_data<Case>& s, const std::vector<I>& offsets) {
   using Acc = typename Case::acc_t;
-  const std::vector<I> offsets = pt::with_empty_segments<I>(r, s.begins, empties);
   const std::vector<std::size_t> begins(offsets.begin(), offsets.end());
   const std::size_t k = begins.size() - 1;
+  std::size_t empties = 0;
+  for (std::size_t j = 0; j < k; ++j) empties += begins[j] == begins[j + 1] ? 1 : 0;
   SCOPED_TRACE("segmented_reduce, " + std::to_string(sizeof(I) * 8) + "-bit offsets of " +
                std::to_string(k) + " segments, " + std::to_string(empties) + " of them empty");
   const auto want = pt::reference<Case>::segments(s.in, begins, &s.init, k);
@@ -192,6 +193,36 @@ void check_offsets(const segment_data<Case>& s, pt::rng_t& r, std::size_t emptie
                             s.init, typename Case::op_t{});
   ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
   ASSERT_TRUE(device_unchanged(d_offsets, offsets)) << "the offsets changed";
+}
+
+/// segmented_reduce with offsets of type I: the segments of `s` with `empties` empty ones added.
+template <class Case, class I>
+void check_offsets(const segment_data<Case>& s, pt::rng_t& r, std::size_t empties) {
+  ASSERT_NO_FATAL_FAILURE(
+      (check_given_offsets<Case, I>(s, pt::with_empty_segments<I>(r, s.begins, empties))));
+}
+
+/// \brief `begins` as offsets of type I with runs of `run` empty segments each: before the first
+/// element, at the first segment that starts at or past element 4096 (a tile's first element in
+/// segments of one element), at a random segment's start and after the last element.
+template <class I>
+std::vector<I> with_empty_runs(pt::rng_t& r, const std::vector<std::size_t>& begins,
+                               std::size_t run) {
+  const std::size_t k = begins.size() - 1;
+  std::size_t at_tile = k;
+  for (std::size_t j = 0; j < k; ++j)
+    if (begins[j] >= 4096) {
+      at_tile = j;
+      break;
+    }
+  const std::size_t random = pt::uniform_int<std::size_t>(r, 0, k);
+  std::vector<I> out;
+  for (std::size_t j = 0; j <= k; ++j) {
+    const std::size_t copies =
+        (j == 0 || j == k ? run : 0) + (j == at_tile ? run : 0) + (j == random ? run : 0);
+    out.insert(out.end(), copies + 1, static_cast<I>(begins[j]));
+  }
+  return out;
 }
 
 /// reduce_by_key with outputs of `room` >= k elements.
@@ -387,6 +418,41 @@ TEST(CudaPerSegmentLarge, OffsetsOfManyTiles) {
     ASSERT_NO_FATAL_FAILURE(offsets_at<Int32Plus>(n));
     ASSERT_NO_FATAL_FAILURE(offsets_at<DoubleMin>(n));
     ASSERT_NO_FATAL_FAILURE(offsets_at<Affine64Compose>(n));
+  }
+}
+
+/// Runs of thousands of empty segments (before the first element, at a tile's first element,
+/// inside the input and after the last element) beside short segments: a tile then spans more
+/// segments than the offsets it holds in shared memory at once, and marks its heads a chunk of
+/// offsets at a time (4099 segments a chunk for 4-byte offsets, 2049 for 8-byte ones).
+TEST(CudaPerSegment, OffsetsWithRunsOfEmptySegments) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  for (std::size_t n : {std::size_t{3 * 4096 + 17}, (std::size_t{1} << 20) + 3}) {
+    if (n > scan_max_n()) continue;
+    SCOPED_TRACE("n = " + std::to_string(n));
+    pt::rng_t r = pt::make_rng(seed, n);
+    const std::vector<std::int32_t> in = pt::make_input<Int32Plus>(r, n);
+    const std::int32_t init = Int32Plus::init(r);
+    guarded_device_buffer<std::int32_t> d_in;
+    d_in.fill(in);
+    for (const segmentation& seg : segmentations(seed, n)) {
+      if (seg.name != pt::density_name(pt::density::every) &&
+          seg.name != pt::density_name(pt::density::third) && seg.name != "segments of length 32")
+        continue;
+      SCOPED_TRACE("segments: " + seg.name);
+      const guarded_device_buffer<std::uint8_t> no_flags;
+      const segment_data<Int32Plus> s{in,        d_in,     init,
+                                      seg.flags, no_flags, pt::segment_begins(seg.flags)};
+      for (std::size_t run : {std::size_t{4100}, std::size_t{9001}}) {
+        pt::rng_t kr = pt::make_rng(seed, n, run);
+        ASSERT_NO_FATAL_FAILURE((check_given_offsets<Int32Plus, std::int32_t>(
+            s, with_empty_runs<std::int32_t>(kr, s.begins, run))));
+        ASSERT_NO_FATAL_FAILURE((check_given_offsets<Int32Plus, std::uint64_t>(
+            s, with_empty_runs<std::uint64_t>(kr, s.begins, run))));
+      }
+    }
   }
 }
 

@@ -43,6 +43,7 @@
 #include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
+#include <parprim/backends/cuda/detail/async_copy.cuh>
 #include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/detail/dependent_launch.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
@@ -499,6 +500,20 @@ __device__ __forceinline__ tile_run<T> warp_inclusive_scan(tile_run<T> v, unsign
   return {v.value, __shfl_sync(full_warp_mask, v.head, start)};  // 0 where no lane <= lane has one
 }
 
+/// \brief The offsets a scanning tile holds in shared memory at once (scan_tile): 16 KiB, a
+/// tile of segments of one element with 4-byte offsets in one chunk (8-byte offsets: two).
+template <class I>
+inline constexpr unsigned staged_offsets = (16384 + 16) / sizeof(I);
+
+/// \brief The segment whose head is element `i` (a non-empty segment starts there), by a search
+/// of the offsets: for a scanning tile whose segments' numbers span more than 32 bits (more
+/// than 2^32 segments, all but a tile's worth empty), out of line.
+template <class I>
+__device__ __noinline__ std::size_t segment_starting_at(const offset_heads<I>& heads,
+                                                        std::size_t i) {
+  return heads.segment_of(i);
+}
+
 /// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
 /// heads in shared memory (a byte each, with the segment number of each: segments
 /// `first_segment` .. `last_segment`), scans its threads' runs (tile_run: value and last head's
@@ -515,39 +530,52 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  // a byte per element (1 at a head) and the segment number of each head
+  // a byte per element (1 at a head) and, at a head, its segment's number less first_segment
   __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
-  __shared__ std::size_t head_segment[tile_size];
+  __shared__ std::uint32_t head_index[tile_size];
+  __shared__ I staged[staged_offsets<I>];
   __shared__ shared_array<tile_run<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<tile_run<T>, tile_block> inclusive;
   const tile_run_op<Op> rop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  // Segment s = first_segment + threadIdx.x (+ tile_block, ...) marks its head when it is
-  // non-empty and starts in the tile. Its first offsets are read before the marks are cleared
-  // (their latency beside the barrier), both at once: reading the end only where the begin lies
-  // in the tile put a third memory latency in a row before the scan (with the tile word's).
-  std::size_t s = first_segment + threadIdx.x;
-  std::size_t b = 0, e = 0;
-  if (s <= last_segment) {
-    b = static_cast<std::size_t>(heads.begins[s]);
-    e = static_cast<std::size_t>(heads.begins[s + 1]);
-  }
-  for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
-    reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
-  __syncthreads();
-  while (s <= last_segment) {
-    if (b >= t0 && b < t0 + len && e > b) {
-      head_bytes[b - t0] = 1;
-      head_segment[b - t0] = s;
+  // The offsets of segments first_segment .. last_segment and the last one's end come into
+  // shared memory a chunk at a time, every thread's copies in flight at once (start_async_copy:
+  // no register held), the first beside the clearing of the marks. Then segment s marks its
+  // head when it is non-empty and starts in the tile. Reading them from global memory, a thread
+  // a segment at a time, a tile of segments of one element waited for 16 reads in a row per
+  // thread.
+  const std::size_t segments = last_segment - first_segment + 1;
+  constexpr unsigned chunk = staged_offsets<I> - 1;  // segments a chunk
+  // the marks' base (in shared memory: registers are short across the scan), or none: numbers
+  // past 32 bits, found by a search
+  constexpr std::size_t searched = ~std::size_t{0};
+  __shared__ std::size_t index_base;
+  if (threadIdx.x == 0) index_base = segments > std::size_t{0xffffffffu} ? searched : first_segment;
+  for (std::size_t base = 0; base < segments; base += chunk) {
+    const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
+    if (base > 0) __syncthreads();  // the previous chunk is read
+    start_async_copy<tile_block>(staged, heads.begins + first_segment + base, here + 1);
+    if (base == 0)
+      for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
+        reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
+    wait_async_copies<I>();
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < here; j += tile_block) {
+      const auto b = static_cast<std::size_t>(staged[j]);
+      const auto e = static_cast<std::size_t>(staged[j + 1]);
+      if (b >= t0 && b - t0 < len && e > b) {
+        head_bytes[b - t0] = 1;
+        head_index[b - t0] = static_cast<std::uint32_t>(base + j);
+      }
     }
-    s += tile_block;
-    if (s <= last_segment) {
-      b = static_cast<std::size_t>(heads.begins[s]);
-      e = static_cast<std::size_t>(heads.begins[s + 1]);
-    }
   }
   __syncthreads();
+  const auto segment_at = [&](unsigned position) {
+    const std::size_t base = index_base;
+    return base == searched ? segment_starting_at(heads, at.t0 + position)
+                            : base + head_index[position];
+  };
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
@@ -590,7 +618,7 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
       const T v = static_cast<T>(x[k]);
       if ((bits >> k) & 1u) {
         if (have && cur.head != 0) {
-          out[head_segment[cur.head - 1]] = static_cast<T>(op(init, cur.value));
+          out[segment_at(cur.head - 1)] = static_cast<T>(op(init, cur.value));
         } else {  // the tile's first head: what came before it is the lead
           lead.has_lead = have;
           if (have) lead.value = cur.value;
@@ -612,12 +640,12 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
         if (k < count) step(k);
     }
     if (holds_last) {
-      tail = {cur.value, head_segment[cur.head - 1], true};
+      tail = {cur.value, segment_at(cur.head - 1), true};
       lead.has_head = true;
     }
   } else if (holds_last) {
     const bool head = incl.head != 0;
-    tail = {incl.value, head ? head_segment[incl.head - 1] : 0, head};
+    tail = {incl.value, head ? segment_at(incl.head - 1) : 0, head};
     lead.has_head = head;
   }
 }
