@@ -425,11 +425,12 @@ TEST(CudaPerSegmentLarge, OffsetsOfManyTiles) {
 /// inside the input and after the last element) beside short segments: a tile then spans more
 /// segments than the offsets it holds in shared memory at once, and marks its heads a chunk of
 /// offsets at a time (4099 segments a chunk for 4-byte offsets, 2049 for 8-byte ones).
-TEST(CudaPerSegment, OffsetsWithRunsOfEmptySegments) {
+TEST(CudaPerSegmentOffsets, RunsOfEmptySegments) {
   PARPRIM_SKIP_WITHOUT_GPU();
   const std::uint64_t seed = pt::test_seed();
   SCOPED_TRACE(pt::seed_trace(seed));
-  for (std::size_t n : {std::size_t{3 * 4096 + 17}, (std::size_t{1} << 20) + 3}) {
+  for (std::size_t n :
+       {std::size_t{4096 + 17}, std::size_t{3 * 4096 + 17}, (std::size_t{1} << 20) + 3}) {
     if (n > scan_max_n()) continue;
     SCOPED_TRACE("n = " + std::to_string(n));
     pt::rng_t r = pt::make_rng(seed, n);
