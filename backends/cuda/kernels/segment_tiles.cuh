@@ -500,10 +500,21 @@ __device__ __forceinline__ tile_run<T> warp_inclusive_scan(tile_run<T> v, unsign
   return {v.value, __shfl_sync(full_warp_mask, v.head, start)};  // 0 where no lane <= lane has one
 }
 
-/// \brief The offsets a scanning tile holds in shared memory at once (scan_tile): 16 KiB, a
-/// tile of segments of one element with 4-byte offsets in one chunk (8-byte offsets: two).
-template <class I>
-inline constexpr unsigned staged_offsets = (16384 + 16) / sizeof(I);
+/// \brief The bytes of a scanning tile's shared words beside its marks (scan_tile): the
+/// offsets it marks its heads from, a chunk at a time (4223 segments of 4-byte offsets, a tile
+/// of segments of one element in one chunk; 2111 of 8-byte ones), then the results of the
+/// segments it closes (result_slots), skewed as a staging_array. As many bytes as its skewed
+/// segment indices.
+inline constexpr unsigned scan_tile_word_bytes = sizeof(staging_array<std::uint32_t, tile_size>);
+
+/// \brief The results a scanning tile stages in its shared words (scan_tile), by segment from
+/// its first (the others are stored directly): 4096 of 4 bytes, 1984 of 8.
+template <class T>
+inline constexpr unsigned result_slots = [] {
+  constexpr std::size_t per_row = staging_array<T, 1>::per_row;
+  const std::size_t n = scan_tile_word_bytes * per_row / (sizeof(T) * (per_row + 1));
+  return static_cast<unsigned>(n < tile_size ? n : tile_size);
+}();
 
 /// \brief The segment whose head is element `i` (a non-empty segment starts there), by a search
 /// of the offsets: for a scanning tile whose segments' numbers span more than 32 bits (more
@@ -530,10 +541,17 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  // a byte per element (1 at a head) and, at a head, its segment's number less first_segment
+  // a byte per element (1 at a head; after pass 1, 1 at each result staged in `words`) and, at
+  // a head, its segment's number less first_segment (skewed: pass 2 reads them 16 apart)
   __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
-  __shared__ std::uint32_t head_index[tile_size];
-  __shared__ I staged[staged_offsets<I>];
+  __shared__ staging_array<std::uint32_t, tile_size> head_index;
+  // the offsets, a chunk at a time; then the results (scan_tile_word_bytes)
+  constexpr unsigned slots = result_slots<T>;
+  using results_t = staging_array<T, slots>;
+  static_assert(sizeof(results_t) <= scan_tile_word_bytes && alignof(T) <= 32);
+  __shared__ alignas(32) unsigned char words[scan_tile_word_bytes];
+  I* const staged = reinterpret_cast<I*>(words);
+  results_t& results = *reinterpret_cast<results_t*>(words);
   __shared__ shared_array<tile_run<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<tile_run<T>, tile_block> inclusive;
   const tile_run_op<Op> rop{op};
@@ -546,12 +564,17 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   // a segment at a time, a tile of segments of one element waited for 16 reads in a row per
   // thread.
   const std::size_t segments = last_segment - first_segment + 1;
-  constexpr unsigned chunk = staged_offsets<I> - 1;  // segments a chunk
+  constexpr unsigned chunk = scan_tile_word_bytes / sizeof(I) - 1;  // segments a chunk
   // the marks' base (in shared memory: registers are short across the scan), or none: numbers
-  // past 32 bits, found by a search
+  // past 32 bits, found by a search; and the results staged (the segments' indices below it)
   constexpr std::size_t searched = ~std::size_t{0};
   __shared__ std::size_t index_base;
-  if (threadIdx.x == 0) index_base = segments > std::size_t{0xffffffffu} ? searched : first_segment;
+  __shared__ unsigned staged_results;
+  if (threadIdx.x == 0) {
+    const bool narrow = segments <= std::size_t{0xffffffffu};
+    index_base = narrow ? first_segment : searched;
+    staged_results = narrow ? (segments < slots ? unsigned(segments) : slots) : 0u;
+  }
   for (std::size_t base = 0; base < segments; base += chunk) {
     const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
     if (base > 0) __syncthreads();  // the previous chunk is read
@@ -566,7 +589,7 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
       const auto e = static_cast<std::size_t>(staged[j + 1]);
       if (b >= t0 && b - t0 < len && e > b) {
         head_bytes[b - t0] = 1;
-        head_index[b - t0] = static_cast<std::uint32_t>(base + j);
+        head_index.at<true>(unsigned(b - t0)) = static_cast<std::uint32_t>(base + j);
       }
     }
   }
@@ -574,11 +597,25 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   const auto segment_at = [&](unsigned position) {
     const std::size_t base = index_base;
     return base == searched ? segment_starting_at(heads, at.t0 + position)
-                            : base + head_index[position];
+                            : base + head_index.at<true>(position);
+  };
+  // the result of the segment whose head is at `position`: staged where its index is below
+  // staged_results (written out together after pass 2), else stored
+  const auto put = [&](unsigned position, const T& value) {
+    const unsigned r = head_index.at<true>(position);  // (none staged where searched)
+    if (r < staged_results) {
+      results.template at<true>(r) = value;
+      head_bytes[r] = 1;
+    } else {
+      out[segment_at(position)] = value;
+    }
   };
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
+  // this thread's word of marks is read: cleared for the staged results' flags (the scan's
+  // barriers stand between this and pass 2)
+  reinterpret_cast<uint4*>(head_bytes)[threadIdx.x] = make_uint4(0, 0, 0, 0);
   const unsigned bits = (unit_byte_bits(marks.x) | unit_byte_bits(marks.y) << 4 |
                          unit_byte_bits(marks.z) << 8 | unit_byte_bits(marks.w) << 12) &
                         (count == tile_items ? ~0u : (1u << count) - 1u);
@@ -618,7 +655,7 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
       const T v = static_cast<T>(x[k]);
       if ((bits >> k) & 1u) {
         if (have && cur.head != 0) {
-          out[segment_at(cur.head - 1)] = static_cast<T>(op(init, cur.value));
+          put(cur.head - 1, static_cast<T>(op(init, cur.value)));
         } else {  // the tile's first head: what came before it is the lead
           lead.has_lead = have;
           if (have) lead.value = cur.value;
@@ -648,6 +685,13 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
     tail = {incl.value, head ? segment_at(incl.head - 1) : 0, head};
     lead.has_head = head;
   }
+  // the staged results, stored by consecutive threads (pass 2's threads store 16 elements
+  // apart: in segments of one element each warp's store touched 32 sectors for 128 bytes)
+  __syncthreads();
+  const unsigned staged_count = staged_results;
+  const std::size_t base = index_base;
+  for (unsigned r = threadIdx.x; r < staged_count; r += tile_block)
+    if (head_bytes[r] != 0) out[base + r] = results.template at<true>(r);
 }
 
 /// \brief Whether a tile holds no head past its first element, from its tile_first word and
