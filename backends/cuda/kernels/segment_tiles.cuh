@@ -557,13 +557,15 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   const tile_run_op<Op> rop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  // The offsets of segments first_segment .. last_segment and the last one's end come into
-  // shared memory a chunk at a time, every thread's copies in flight at once (start_async_copy:
-  // no register held), the first beside the clearing of the marks. Then segment s marks its
-  // head when it is non-empty and starts in the tile. Reading them from global memory, a thread
-  // a segment at a time, a tile of segments of one element waited for 16 reads in a row per
-  // thread.
+  // Where the tile spans more segments than it has threads (dense), the offsets of segments
+  // first_segment .. last_segment and the last one's end come into shared memory a chunk at a
+  // time, every thread's copies in flight at once (start_async_copy: no register held), the
+  // first beside the clearing of the marks, and the results of the segments it closes are
+  // staged there after the marks (stored together at the end). Otherwise each thread reads
+  // its segment's two offsets itself (one memory latency too) and stores its results. Then
+  // segment s marks its head when it is non-empty and starts in the tile.
   const std::size_t segments = last_segment - first_segment + 1;
+  const bool dense = segments > tile_block;                         // the same in every thread
   constexpr unsigned chunk = scan_tile_word_bytes / sizeof(I) - 1;  // segments a chunk
   // the marks' base (in shared memory: registers are short across the scan), or none: numbers
   // past 32 bits, found by a search; and the results staged (the segments' indices below it)
@@ -573,25 +575,39 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   if (threadIdx.x == 0) {
     const bool narrow = segments <= std::size_t{0xffffffffu};
     index_base = narrow ? first_segment : searched;
-    staged_results = narrow ? (segments < slots ? unsigned(segments) : slots) : 0u;
+    staged_results = narrow && dense ? (segments < slots ? unsigned(segments) : slots) : 0u;
   }
-  for (std::size_t base = 0; base < segments; base += chunk) {
-    const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
-    if (base > 0) __syncthreads();  // the previous chunk is read
-    start_async_copy<tile_block>(staged, heads.begins + first_segment + base, here + 1);
-    if (base == 0)
-      for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
-        reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
-    wait_async_copies<I>();
-    __syncthreads();
-    for (unsigned j = threadIdx.x; j < here; j += tile_block) {
-      const auto b = static_cast<std::size_t>(staged[j]);
-      const auto e = static_cast<std::size_t>(staged[j + 1]);
-      if (b >= t0 && b - t0 < len && e > b) {
-        head_bytes[b - t0] = 1;
-        head_index.at<true>(unsigned(b - t0)) = static_cast<std::uint32_t>(base + j);
-      }
+  const auto mark = [&](std::size_t b, std::size_t e, std::size_t index) {
+    if (b >= t0 && b - t0 < len && e > b) {
+      head_bytes[b - t0] = 1;
+      head_index.at<true>(unsigned(b - t0)) = static_cast<std::uint32_t>(index);
     }
+  };
+  const auto clear_marks = [&] {
+    for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
+      reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
+  };
+  if (dense) {
+    for (std::size_t base = 0; base < segments; base += chunk) {
+      const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
+      if (base > 0) __syncthreads();  // the previous chunk is read
+      start_async_copy<tile_block>(staged, heads.begins + first_segment + base, here + 1);
+      if (base == 0) clear_marks();
+      wait_async_copies<I>();
+      __syncthreads();
+      for (unsigned j = threadIdx.x; j < here; j += tile_block)
+        mark(static_cast<std::size_t>(staged[j]), static_cast<std::size_t>(staged[j + 1]),
+             base + j);
+    }
+  } else {
+    std::size_t b = 0, e = 0;
+    if (threadIdx.x < segments) {
+      b = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x]);
+      e = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x + 1]);
+    }
+    clear_marks();
+    __syncthreads();
+    if (threadIdx.x < segments) mark(b, e, threadIdx.x);
   }
   __syncthreads();
   const auto segment_at = [&](unsigned position) {
@@ -687,8 +703,9 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   }
   // the staged results, stored by consecutive threads (pass 2's threads store 16 elements
   // apart: in segments of one element each warp's store touched 32 sectors for 128 bytes)
+  const unsigned staged_count = staged_results;  // the same in every thread
+  if (staged_count == 0) return;
   __syncthreads();
-  const unsigned staged_count = staged_results;
   const std::size_t base = index_base;
   for (unsigned r = threadIdx.x; r < staged_count; r += tile_block)
     if (head_bytes[r] != 0) out[base + r] = results.template at<true>(r);
