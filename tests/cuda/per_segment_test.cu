@@ -1,8 +1,8 @@
 /// \file
 /// \brief The per-segment calls through parprim::cuda: segmented_reduce with head flags and
 /// with CSR offsets (int32 and uint64, empty segments added before the first element, after
-/// the last and between), reduce_by_key (int32 and int64 keys) and inclusive_scan_by_key /
-/// exclusive_scan_by_key (out of place and in place).
+/// the last and between, and runs of thousands of them), reduce_by_key (int32 and int64 keys) and
+/// inclusive_scan_by_key / exclusive_scan_by_key (out of place and in place).
 ///
 /// Cases: int32 plus, int64 plus, uint32 maximum, float plus (within the bound of
 /// tests/support/harness.hpp, which holds for any grouping), double minimum, int8 into int32
@@ -422,9 +422,9 @@ TEST(CudaPerSegmentLarge, OffsetsOfManyTiles) {
 }
 
 /// Runs of thousands of empty segments (before the first element, at a tile's first element,
-/// inside the input and after the last element) beside short segments: a tile then spans more
-/// segments than the offsets it holds in shared memory at once, and marks its heads a chunk of
-/// offsets at a time (4099 segments a chunk for 4-byte offsets, 2049 for 8-byte ones).
+/// inside the input and after the last element) beside short segments: a tile of 4096 elements
+/// then spans several times as many segments as elements, all of whose offsets it must read to
+/// place its heads, and each empty segment's result is `init`.
 TEST(CudaPerSegmentOffsets, RunsOfEmptySegments) {
   PARPRIM_SKIP_WITHOUT_GPU();
   const std::uint64_t seed = pt::test_seed();
