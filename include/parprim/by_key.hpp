@@ -72,20 +72,6 @@ void check_scan_by_key_args(const KeySpan& keys, const InputSpan& in, const Outp
   check_disjoint(keys, out, fn, "keys", "out");
 }
 
-/// \brief The one call of a backend that counts the runs while it reduces
-/// (counts_while_reducing_v): their number, checked against both outputs' room (such a call
-/// writes nothing when they do not fit).
-template <class Impl, class Policy, class KeySpan, class InputSpan, class KeyOutputSpan,
-          class OutputSpan, class Op>
-std::size_t reduce_by_key_in_one_call(const Policy& policy, const KeySpan& keys,
-                                      const InputSpan& in, const KeyOutputSpan& keys_out,
-                                      const OutputSpan& out, Op op) {
-  const std::size_t runs = Impl::reduce_counting(policy, keys, in, keys_out, out, op);
-  check_room("reduce_by_key", "keys_out", keys_out.size(), runs, "key runs");
-  check_room("reduce_by_key", "out", out.size(), runs, "key runs");
-  return runs;
-}
-
 }  // namespace detail
 
 /// \brief One result per run of equal keys: `keys_out[s]` is the run's first key and `out[s]`
@@ -129,27 +115,27 @@ std::size_t reduce_by_key(const Policy& policy, const KeyRange& keys, const Inpu
     const auto output = detail::as_output_span(std::forward<OutputRange>(out));
     detail::check_reduce_by_key_args(key_span, input, key_output, output, "reduce_by_key", op);
     using acc_t = typename decltype(output)::value_type;
-    constexpr bool counts =
-        detail::counts_while_reducing_v<impl> && !detail::runs_exact_sum_v<BinaryOp, acc_t>;
-    // one call that counts while it reduces: a backend that writes only when the runs fit
-    // (whatever the outputs' sizes), or room for any number of them
-    if constexpr (counts && detail::reduces_into_room_v<impl>) {
-      return detail::reduce_by_key_in_one_call<impl>(policy, key_span, input, key_output, output,
-                                                     detail::backend_op<acc_t>(op));
-    } else {
-      if constexpr (counts)
-        if (key_output.size() >= input.size() && output.size() >= input.size())
-          return detail::reduce_by_key_in_one_call<impl>(policy, key_span, input, key_output,
-                                                         output, detail::backend_op<acc_t>(op));
-      const auto plan = impl::plan(policy, key_span);
-      detail::check_room("reduce_by_key", "keys_out", key_output.size(), plan.segments(),
-                         "key runs");
-      detail::check_room("reduce_by_key", "out", output.size(), plan.segments(), "key runs");
-      detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto backend_op) {
-        impl::reduce(policy, plan, key_span, input, key_output, results, backend_op);
-      });
-      return plan.segments();
-    }
+    const auto check_rooms = [&](std::size_t runs) {
+      detail::check_room("reduce_by_key", "keys_out", key_output.size(), runs, "key runs");
+      detail::check_room("reduce_by_key", "out", output.size(), runs, "key runs");
+    };
+    return detail::per_segment_call<impl, BinaryOp, acc_t>(
+        key_output.size() >= input.size() && output.size() >= input.size(),
+        [&](auto backend) {  // one call, counting: nothing written when the runs do not fit
+          const std::size_t runs = decltype(backend)::type::reduce_counting(
+              policy, key_span, input, key_output, output, detail::backend_op<acc_t>(op));
+          check_rooms(runs);
+          return runs;
+        },
+        [&](auto backend) {
+          using backend_t = typename decltype(backend)::type;
+          const auto plan = backend_t::plan(policy, key_span);
+          check_rooms(plan.segments());
+          detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto bop) {
+            backend_t::reduce(policy, plan, key_span, input, key_output, results, bop);
+          });
+          return plan.segments();
+        });
   } else {
     return 0;  // not reached: a static_assert of the check failed
   }

@@ -89,19 +89,6 @@ void check_offset_reduce_args(const InputSpan& in, const OffsetSpan& offsets, co
   maybe_check_operator<acc_t>(fn, op, in, &init);
 }
 
-/// \brief The one call of a backend that counts the segments while it reduces
-/// (counts_while_reducing_v): their number, checked against `out`'s room (such a call writes
-/// nothing when they do not fit).
-template <class Impl, class Policy, class InputSpan, class FlagSpan, class OutputSpan, class T,
-          class Op>
-std::size_t reduce_flags_in_one_call(const Policy& policy, const InputSpan& in,
-                                     const FlagSpan& flags, const OutputSpan& out, const T& init,
-                                     Op op) {
-  const std::size_t segments = Impl::reduce_flags_counting(policy, in, flags, out, init, op);
-  check_room("segmented_reduce", "out", out.size(), segments, "segments");
-  return segments;
-}
-
 }  // namespace detail
 
 /// \brief One result per segment, the segments given by head flags:
@@ -148,26 +135,24 @@ requires(!detail::is_segment_offsets_v<FlagRange>) std::size_t
     using acc_t = typename decltype(output)::value_type;
     const acc_t start = static_cast<acc_t>(std::move(init));
     detail::check_flag_reduce_args(input, flags, output, "segmented_reduce", op, start);
-    constexpr bool counts =
-        detail::counts_while_reducing_v<impl> && !detail::runs_exact_sum_v<BinaryOp, acc_t>;
-    // one call that counts while it reduces: a backend that writes only when the segments fit
-    // (whatever out's size), or room for any number of them
-    if constexpr (counts && detail::reduces_into_room_v<impl>) {
-      return detail::reduce_flags_in_one_call<impl>(policy, input, flags, output, start,
-                                                    detail::backend_op<acc_t>(op));
-    } else {
-      if constexpr (counts)
-        if (output.size() >= input.size())
-          return detail::reduce_flags_in_one_call<impl>(policy, input, flags, output, start,
-                                                        detail::backend_op<acc_t>(op));
-      const auto plan = impl::plan_flags(policy, flags);
-      detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
-      detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto backend_op) {
-        impl::reduce_flags(policy, plan, input, flags, results,
-                           detail::backend_init<BinaryOp>(start), backend_op);
-      });
-      return plan.segments();
-    }
+    return detail::per_segment_call<impl, BinaryOp, acc_t>(
+        output.size() >= input.size(),
+        [&](auto backend) {  // one call, counting: nothing written when the segments do not fit
+          const std::size_t segments = decltype(backend)::type::reduce_flags_counting(
+              policy, input, flags, output, start, detail::backend_op<acc_t>(op));
+          detail::check_room("segmented_reduce", "out", output.size(), segments, "segments");
+          return segments;
+        },
+        [&](auto backend) {
+          using backend_t = typename decltype(backend)::type;
+          const auto plan = backend_t::plan_flags(policy, flags);
+          detail::check_room("segmented_reduce", "out", output.size(), plan.segments(), "segments");
+          detail::routed_per_segment(output, plan.segments(), op, [&](auto results, auto bop) {
+            backend_t::reduce_flags(policy, plan, input, flags, results,
+                                    detail::backend_init<BinaryOp>(start), bop);
+          });
+          return plan.segments();
+        });
   } else {
     return 0;  // not reached: a static_assert of the check failed
   }

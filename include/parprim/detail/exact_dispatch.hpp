@@ -31,6 +31,7 @@
 #include <vector>
 
 #include <parprim/cuda_policy.hpp>
+#include <parprim/detail/dispatch.hpp>
 #include <parprim/detail/exact_accumulator.hpp>
 #include <parprim/detail/exact_sum.hpp>
 #include <parprim/detail/transform_view.hpp>
@@ -127,6 +128,27 @@ void routed_per_segment(const Output& out, std::size_t count, const Op& op, cons
     }
   } else {
     run(out, backend_op<Out>(op));
+  }
+}
+
+/// \brief How a per-segment front end (segmented_reduce with flags, reduce_by_key) calls `Impl`
+/// for `Op` into accumulators `T`. Where the backend counts while it reduces
+/// (counts_while_reducing_v; exact_plus on float or double excepted), `counted(backend)` makes
+/// one call and returns the count: always when the backend reduces into any room
+/// (reduces_into_room_v: the planned path is then not instantiated), else when `room_for_n`.
+/// Otherwise `planned(backend)` makes the plan, then the reduction (routed_per_segment).
+/// `backend` is a `std::type_identity<Impl>`: the two are generic lambdas, and only the path
+/// taken is instantiated (a backend without the one call has no `*_counting` function).
+template <class Impl, class Op, class T, class Counted, class Planned>
+std::size_t per_segment_call(bool room_for_n, const Counted& counted, const Planned& planned) {
+  constexpr std::type_identity<Impl> backend{};
+  constexpr bool counts = counts_while_reducing_v<Impl> && !runs_exact_sum_v<Op, T>;
+  if constexpr (counts && reduces_into_room_v<Impl>) {
+    return counted(backend);
+  } else {
+    if constexpr (counts)
+      if (room_for_n) return counted(backend);
+    return planned(backend);
   }
 }
 
