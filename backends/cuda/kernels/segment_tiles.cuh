@@ -43,6 +43,7 @@
 #include <parprim/backends/cuda/block/block_reduce.cuh>
 #include <parprim/backends/cuda/block/contiguous_io.cuh>
 #include <parprim/backends/cuda/block/shared_array.cuh>
+#include <parprim/backends/cuda/detail/async_copy.cuh>
 #include <parprim/backends/cuda/detail/bulk_copy.cuh>
 #include <parprim/backends/cuda/detail/dependent_launch.cuh>
 #include <parprim/backends/cuda/detail/scan_problem.cuh>
@@ -499,6 +500,35 @@ __device__ __forceinline__ tile_run<T> warp_inclusive_scan(tile_run<T> v, unsign
   return {v.value, __shfl_sync(full_warp_mask, v.head, start)};  // 0 where no lane <= lane has one
 }
 
+/// \brief The bytes of a scanning tile's shared words beside its marks (scan_tile): the
+/// offsets it marks its heads from, a chunk at a time (4099 segments of 4-byte offsets, a tile
+/// of segments of one element in one chunk; 2049 of 8-byte ones), then the results of the
+/// segments it closes (result_slots), skewed as a staging_array. No more: 5 blocks of the
+/// three steps' tile kernel (4-byte values, scanning_tiles_per_sm) and their 1 KiB each fit the
+/// 196 KiB carve-out only up to 39,116 bytes a block. A first form at 40,044 (these words and
+/// the heads' indices skewed, 16,896 bytes each) ran segments of 32 and 1024 5-10 % slower on
+/// the H100, as much as 5 tiles per SM once gained over 4 (whether it lost a tile per SM or L1
+/// cache was not measured).
+inline constexpr unsigned scan_tile_word_bytes = 16384 + 16;
+
+/// \brief The results a scanning tile stages in its shared words (scan_tile), by segment from
+/// its first (the others are stored directly): 3975 of 4 bytes, 1929 of 8.
+template <class T>
+inline constexpr unsigned result_slots = [] {
+  constexpr std::size_t per_row = staging_array<T, 1>::per_row;
+  const std::size_t n = scan_tile_word_bytes * per_row / (sizeof(T) * (per_row + 1));
+  return static_cast<unsigned>(n < tile_size ? n : tile_size);
+}();
+
+/// \brief The segment whose head is element `i` (a non-empty segment starts there), by a search
+/// of the offsets: for a scanning tile whose segments' numbers span more than 32 bits (more
+/// than 2^32 segments, all but a tile's worth empty), out of line.
+template <class I>
+__device__ __noinline__ std::size_t segment_starting_at(const offset_heads<I>& heads,
+                                                        std::size_t i) {
+  return heads.segment_of(i);
+}
+
 /// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
 /// heads in shared memory (a byte each, with the segment number of each: segments
 /// `first_segment` .. `last_segment`), scans its threads' runs (tile_run: value and last head's
@@ -515,42 +545,97 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   static_assert(sizeof(T) <= 32,
                 "parprim::segmented_reduce with offsets on parprim::cuda: accumulator types of "
                 "up to 32 bytes");
-  // a byte per element (1 at a head) and the segment number of each head
+  // a byte per element (1 at a head; after pass 1, 1 at each result staged in `words`) and, at
+  // a head, its segment's number less first_segment
   __shared__ alignas(16) std::uint8_t head_bytes[tile_size];
-  __shared__ std::size_t head_segment[tile_size];
+  __shared__ std::uint32_t head_index[tile_size];
+  // the offsets, a chunk at a time; then the results (scan_tile_word_bytes)
+  constexpr unsigned slots = result_slots<T>;
+  using results_t = staging_array<T, slots>;
+  static_assert(sizeof(results_t) <= scan_tile_word_bytes && alignof(T) <= 32);
+  __shared__ alignas(32) unsigned char words[scan_tile_word_bytes];
+  I* const staged = reinterpret_cast<I*>(words);
+  results_t& results = *reinterpret_cast<results_t*>(words);
   __shared__ shared_array<tile_run<T>, tile_block / warp_threads> warp_totals;
   __shared__ shared_array<tile_run<T>, tile_block> inclusive;
   const tile_run_op<Op> rop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  // Segment s = first_segment + threadIdx.x (+ tile_block, ...) marks its head when it is
-  // non-empty and starts in the tile. Its first offsets are read before the marks are cleared
-  // (their latency beside the barrier), both at once: reading the end only where the begin lies
-  // in the tile put a third memory latency in a row before the scan (with the tile word's).
-  std::size_t s = first_segment + threadIdx.x;
-  std::size_t b = 0, e = 0;
-  if (s <= last_segment) {
-    b = static_cast<std::size_t>(heads.begins[s]);
-    e = static_cast<std::size_t>(heads.begins[s + 1]);
+  // Where the tile spans more segments than it has threads (dense), the offsets of segments
+  // first_segment .. last_segment and the last one's end come into shared memory a chunk at a
+  // time, every thread's copies in flight at once (start_async_copy: no register held), the
+  // first beside the clearing of the marks, and the results of the segments it closes are
+  // staged there after the marks (stored together at the end). Otherwise each thread reads
+  // its segment's two offsets itself (one memory latency too) and stores its results. Then
+  // segment s marks its head when it is non-empty and starts in the tile.
+  const std::size_t segments = last_segment - first_segment + 1;
+  const bool dense = segments > tile_block;                         // the same in every thread
+  constexpr unsigned chunk = scan_tile_word_bytes / sizeof(I) - 1;  // segments a chunk
+  // the marks' base (in shared memory: registers are short across the scan), or none: numbers
+  // past 32 bits, found by a search; and the results staged (the segments' indices below it)
+  constexpr std::size_t searched = ~std::size_t{0};
+  __shared__ std::size_t index_base;
+  __shared__ unsigned staged_results;
+  if (threadIdx.x == 0) {
+    const bool narrow = segments <= std::size_t{0xffffffffu};
+    index_base = narrow ? first_segment : searched;
+    staged_results = narrow && dense ? (segments < slots ? unsigned(segments) : slots) : 0u;
   }
-  for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
-    reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
-  __syncthreads();
-  while (s <= last_segment) {
-    if (b >= t0 && b < t0 + len && e > b) {
+  const auto mark = [&](std::size_t b, std::size_t e, std::size_t index) {
+    if (b >= t0 && b - t0 < len && e > b) {
       head_bytes[b - t0] = 1;
-      head_segment[b - t0] = s;
+      head_index[b - t0] = static_cast<std::uint32_t>(index);
     }
-    s += tile_block;
-    if (s <= last_segment) {
-      b = static_cast<std::size_t>(heads.begins[s]);
-      e = static_cast<std::size_t>(heads.begins[s + 1]);
+  };
+  const auto clear_marks = [&] {
+    for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
+      reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
+  };
+  if (dense) {
+    for (std::size_t base = 0; base < segments; base += chunk) {
+      const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
+      if (base > 0) __syncthreads();  // the previous chunk is read
+      start_async_copy<tile_block>(staged, heads.begins + first_segment + base, here + 1);
+      if (base == 0) clear_marks();
+      wait_async_copies<I>();
+      __syncthreads();
+      for (unsigned j = threadIdx.x; j < here; j += tile_block)
+        mark(static_cast<std::size_t>(staged[j]), static_cast<std::size_t>(staged[j + 1]),
+             base + j);
     }
+  } else {
+    std::size_t b = 0, e = 0;
+    if (threadIdx.x < segments) {
+      b = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x]);
+      e = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x + 1]);
+    }
+    clear_marks();
+    __syncthreads();
+    if (threadIdx.x < segments) mark(b, e, threadIdx.x);
   }
   __syncthreads();
+  const auto segment_at = [&](unsigned position) {
+    const std::size_t base = index_base;
+    return base == searched ? segment_starting_at(heads, at.t0 + position)
+                            : base + head_index[position];
+  };
+  // the result of the segment whose head is at `position`: staged where its index is below
+  // staged_results (written out together after pass 2), else stored
+  const auto put = [&](unsigned position, const T& value) {
+    const unsigned r = head_index[position];  // (none staged where searched)
+    if (r < staged_results) {
+      results.template at<true>(r) = value;
+      head_bytes[r] = 1;
+    } else {
+      out[segment_at(position)] = value;
+    }
+  };
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
+  // this thread's word of marks is read: cleared for the staged results' flags (the scan's
+  // barriers stand between this and pass 2)
+  reinterpret_cast<uint4*>(head_bytes)[threadIdx.x] = make_uint4(0, 0, 0, 0);
   const unsigned bits = (unit_byte_bits(marks.x) | unit_byte_bits(marks.y) << 4 |
                          unit_byte_bits(marks.z) << 8 | unit_byte_bits(marks.w) << 12) &
                         (count == tile_items ? ~0u : (1u << count) - 1u);
@@ -590,7 +675,7 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
       const T v = static_cast<T>(x[k]);
       if ((bits >> k) & 1u) {
         if (have && cur.head != 0) {
-          out[head_segment[cur.head - 1]] = static_cast<T>(op(init, cur.value));
+          put(cur.head - 1, static_cast<T>(op(init, cur.value)));
         } else {  // the tile's first head: what came before it is the lead
           lead.has_lead = have;
           if (have) lead.value = cur.value;
@@ -612,14 +697,22 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
         if (k < count) step(k);
     }
     if (holds_last) {
-      tail = {cur.value, head_segment[cur.head - 1], true};
+      tail = {cur.value, segment_at(cur.head - 1), true};
       lead.has_head = true;
     }
   } else if (holds_last) {
     const bool head = incl.head != 0;
-    tail = {incl.value, head ? head_segment[incl.head - 1] : 0, head};
+    tail = {incl.value, head ? segment_at(incl.head - 1) : 0, head};
     lead.has_head = head;
   }
+  // the staged results, stored by consecutive threads (pass 2's threads store 16 elements
+  // apart: in segments of one element each warp's store touched 32 sectors for 128 bytes)
+  const unsigned staged_count = staged_results;  // the same in every thread
+  if (staged_count == 0) return;
+  __syncthreads();
+  const std::size_t base = index_base;
+  for (unsigned r = threadIdx.x; r < staged_count; r += tile_block)
+    if (head_bytes[r] != 0) out[base + r] = results.template at<true>(r);
 }
 
 /// \brief Whether a tile holds no head past its first element, from its tile_first word and
