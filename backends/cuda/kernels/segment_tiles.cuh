@@ -614,27 +614,21 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
     if (threadIdx.x < segments) mark(b, e, threadIdx.x);
   }
   __syncthreads();
-  // the segment whose head is at `position`: where the tile is dense, from the index base (or
-  // by a search where the numbers pass 32 bits); else the base is first_segment
-  const auto segment_at = [&](unsigned position, auto is_dense) {
+  const auto segment_at = [&](unsigned position) {
     const std::size_t base = index_base;
-    if constexpr (decltype(is_dense)::value) {
-      if (base == searched) return segment_starting_at(heads, at.t0 + position);
-    }
-    return base + head_index[position];
+    return base == searched ? segment_starting_at(heads, at.t0 + position)
+                            : base + head_index[position];
   };
-  // the result of the segment whose head is at `position`: where the tile is dense, staged
-  // where its index is below staged_results (written out together after pass 2); else stored
-  const auto put = [&](unsigned position, const T& value, auto is_dense) {
-    if constexpr (decltype(is_dense)::value) {
-      const unsigned r = head_index[position];  // (none staged where searched)
-      if (r < staged_results) {
-        results.template at<true>(r) = value;
-        head_bytes[r] = 1;
-        return;
-      }
+  // the result of the segment whose head is at `position`: staged where its index is below
+  // staged_results (written out together after pass 2), else stored
+  const auto put = [&](unsigned position, const T& value) {
+    const unsigned r = head_index[position];  // (none staged where searched)
+    if (r < staged_results) {
+      results.template at<true>(r) = value;
+      head_bytes[r] = 1;
+    } else {
+      out[segment_at(position)] = value;
     }
-    out[segment_at(position, is_dense)] = value;
   };
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
@@ -672,54 +666,45 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   inclusive[threadIdx.x] = incl;
   __syncthreads();
 
-  // pass 2: the threads holding heads close the segments that end in this tile; a dense tile's
-  // code apart (the others' stores as plain as before the staging: that code beside them cost
-  // segments of 32 about 3 %)
+  // pass 2: the threads holding heads close the segments that end in this tile
   const bool holds_last = count > 0 && mine + count == len;  // the tile's last element
-  const auto pass_2 = [&](auto is_dense) {
-    if (bits != 0) {
-      bool have = threadIdx.x > 0;
-      tile_run<T> cur = have ? inclusive[threadIdx.x - 1] : tile_run<T>{T{}, 0};
-      const auto step = [&](unsigned k) {
-        const T v = static_cast<T>(x[k]);
-        if ((bits >> k) & 1u) {
-          if (have && cur.head != 0) {
-            put(cur.head - 1, static_cast<T>(op(init, cur.value)), is_dense);
-          } else {  // the tile's first head: what came before it is the lead
-            lead.has_lead = have;
-            if (have) lead.value = cur.value;
-          }
-          cur = {v, mine + k + 1};
-        } else if (have) {
-          cur.value = static_cast<T>(op(cur.value, v));
-        } else {
-          cur = {v, 0};
+  if (bits != 0) {
+    bool have = threadIdx.x > 0;
+    tile_run<T> cur = have ? inclusive[threadIdx.x - 1] : tile_run<T>{T{}, 0};
+    const auto step = [&](unsigned k) {
+      const T v = static_cast<T>(x[k]);
+      if ((bits >> k) & 1u) {
+        if (have && cur.head != 0) {
+          put(cur.head - 1, static_cast<T>(op(init, cur.value)));
+        } else {  // the tile's first head: what came before it is the lead
+          lead.has_lead = have;
+          if (have) lead.value = cur.value;
         }
-        have = true;
-      };
-      if (full) {
-#pragma unroll
-        for (unsigned k = 0; k < tile_items; ++k) step(k);
+        cur = {v, mine + k + 1};
+      } else if (have) {
+        cur.value = static_cast<T>(op(cur.value, v));
       } else {
+        cur = {v, 0};
+      }
+      have = true;
+    };
+    if (full) {
 #pragma unroll
-        for (unsigned k = 0; k < tile_items; ++k)
-          if (k < count) step(k);
-      }
-      if (holds_last) {
-        tail = {cur.value, segment_at(cur.head - 1, is_dense), true};
-        lead.has_head = true;
-      }
-    } else if (holds_last) {
-      const bool head = incl.head != 0;
-      tail = {incl.value, head ? segment_at(incl.head - 1, is_dense) : 0, head};
-      lead.has_head = head;
+      for (unsigned k = 0; k < tile_items; ++k) step(k);
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < tile_items; ++k)
+        if (k < count) step(k);
     }
-  };
-  if (!dense) {
-    pass_2(std::false_type{});
-    return;
+    if (holds_last) {
+      tail = {cur.value, segment_at(cur.head - 1), true};
+      lead.has_head = true;
+    }
+  } else if (holds_last) {
+    const bool head = incl.head != 0;
+    tail = {incl.value, head ? segment_at(incl.head - 1) : 0, head};
+    lead.has_head = head;
   }
-  pass_2(std::true_type{});
   // the staged results, stored by consecutive threads (pass 2's threads store 16 elements
   // apart: in segments of one element each warp's store touched 32 sectors for 128 bytes)
   const unsigned staged_count = staged_results;  // the same in every thread
