@@ -23,28 +23,19 @@
 
 #include <parprim/parprim.hpp>
 
-#include "cuda_test_support.hpp"
+#include "large_support.cuh"
 
 namespace parprim_cuda_test::scans {
 namespace {
 
-constexpr std::size_t two32 = std::size_t(1) << 32;
+using large::device_array;
+using large::fill_periodic;
+using large::two32;
 constexpr std::int64_t period = 227;
-
-/// \brief x[i] = (i mod period) + offset.
-template <class T>
-__global__ void fill_periodic(T* x, std::size_t n, std::int64_t offset) {
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x)
-    x[i] = static_cast<T>(static_cast<std::int64_t>(i % period) + offset);
-}
 
 /// \brief The sum of the first m elements of the pattern.
 __host__ __device__ std::int64_t prefix(std::size_t m, std::int64_t offset) {
-  const auto full = static_cast<std::int64_t>(m / period);
-  const auto rest = static_cast<std::int64_t>(m % period);
-  return full * (period * (period - 1) / 2 + offset * period) + rest * (rest - 1) / 2 +
-         offset * rest;
+  return large::periodic_prefix(m, period, offset);
 }
 
 /// \brief Up to 16 segment heads, sorted, heads[0] == 0.
@@ -53,77 +44,36 @@ struct heads_t {
   int count;
 };
 
-/// \brief Counts the elements of `out` that differ from the closed form, and the first one.
-/// Plain (heads.count == 1): inclusive out[i] = P(i + 1), exclusive out[i] = init + P(i).
-/// Segmented, h the head of i: inclusive P(i + 1) - P(h); exclusive init + P(i) - P(h).
+/// \brief Whether out[i] matches the closed form. Plain (heads.count == 1): inclusive
+/// out[i] = P(i + 1), exclusive out[i] = init + P(i). Segmented, h the head of i: inclusive
+/// P(i + 1) - P(h); exclusive init + P(i) - P(h).
 template <class Acc>
-__global__ void check_kernel(const Acc* out, std::size_t n, std::int64_t offset, heads_t heads,
-                             bool exclusive, std::int64_t init, unsigned long long* bad,
-                             unsigned long long* first_bad) {
-  unsigned long long local_bad = 0;
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
-       i += std::size_t(gridDim.x) * blockDim.x) {
+struct scan_right {
+  const Acc* out;
+  std::int64_t offset;
+  heads_t heads;
+  bool exclusive;
+  std::int64_t init;
+  __device__ bool operator()(std::size_t i) const {
     std::size_t h = 0;
     for (int k = 0; k < heads.count; ++k)
       if (heads.at[k] <= i) h = heads.at[k];
     const std::int64_t want = exclusive ? init + prefix(i, offset) - prefix(h, offset)
                                         : prefix(i + 1, offset) - prefix(h, offset);
-    if (static_cast<std::int64_t>(out[i]) != want) {
-      ++local_bad;
-      atomicMin(first_bad, static_cast<unsigned long long>(i));
-    }
+    return static_cast<std::int64_t>(out[i]) == want;
   }
-  if (local_bad) atomicAdd(bad, local_bad);
-}
-
-template <class T>
-class device_array {
- public:
-  explicit device_array(std::size_t n) : n_(n) {
-    if (cudaMalloc(&p_, n * sizeof(T)) != cudaSuccess) p_ = nullptr;
-  }
-  ~device_array() {
-    if (p_) cudaFree(p_);
-  }
-  device_array(const device_array&) = delete;
-  device_array& operator=(const device_array&) = delete;
-  T* get() const { return p_; }
-  parprim::device_span<T> span() const { return {p_, n_}; }
-
- private:
-  T* p_ = nullptr;
-  std::size_t n_;
 };
 
 /// \brief "" when every element matches the closed form, else how many and the first.
 template <class Acc>
 std::string check(const Acc* out, std::size_t n, std::int64_t offset, const heads_t& heads,
                   bool exclusive, std::int64_t init) {
-  device_array<unsigned long long> counters(2);
-  if (!counters.get()) return "cudaMalloc of the counters failed";
-  const unsigned long long start[2] = {0, ~0ull};
-  cuda_ok(cudaMemcpy(counters.get(), start, sizeof(start), cudaMemcpyHostToDevice), "cudaMemcpy");
-  check_kernel<<<4096, 256>>>(out, n, offset, heads, exclusive, init, counters.get(),
-                              counters.get() + 1);
-  cuda_ok(cudaGetLastError(), "check_kernel launch");
-  unsigned long long result[2] = {};
-  cuda_ok(cudaMemcpy(result, counters.get(), sizeof(result), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  if (result[0] == 0) return "";
-  Acc first{};
-  cuda_ok(cudaMemcpy(&first, out + result[1], sizeof(Acc), cudaMemcpyDeviceToHost), "cudaMemcpy");
-  return std::to_string(result[0]) + " of " + std::to_string(n) +
-         " elements are wrong; the first is out[" + std::to_string(result[1]) +
-         "] = " + std::to_string(static_cast<std::int64_t>(first));
+  return large::check_every(
+      n, scan_right<Acc>{out, offset, heads, exclusive, init}, [&](std::size_t i) {
+        return "out[" + std::to_string(i) +
+               "] = " + std::to_string(static_cast<std::int64_t>(large::element_at(out, i)));
+      });
 }
-
-#define SKIP_WITHOUT_MEMORY(bytes)                                                   \
-  do {                                                                               \
-    std::size_t free_ = 0, total_ = 0;                                               \
-    ASSERT_EQ(cudaMemGetInfo(&free_, &total_), cudaSuccess);                         \
-    if (free_ < (bytes) + (std::size_t(1) << 30))                                    \
-      GTEST_SKIP() << "needs " << ((bytes) >> 30) << " GiB of free GPU memory, has " \
-                   << (free_ >> 30);                                                 \
-  } while (false)
 
 TEST(CudaScanLarge, Int8IntoInt64PastTwoToThe32) {
   PARPRIM_SKIP_WITHOUT_GPU();
@@ -133,7 +83,7 @@ TEST(CudaScanLarge, Int8IntoInt64PastTwoToThe32) {
   device_array<std::int64_t> out(n);
   ASSERT_NE(x.get(), nullptr);
   ASSERT_NE(out.get(), nullptr);
-  fill_periodic<<<4096, 256>>>(x.get(), n, -100);  // -100 .. 126
+  fill_periodic<<<4096, 256>>>(x.get(), n, period, -100);  // -100 .. 126
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   ASSERT_GT(prefix(n, -100), std::int64_t(1) << 35);  // the final prefix needs 64 bits
   const heads_t plain{{0}, 1};
@@ -160,7 +110,7 @@ TEST(CudaScanLarge, SegmentedInt8IntoInt32PastTwoToThe32) {
   ASSERT_NE(x.get(), nullptr);
   ASSERT_NE(flags.get(), nullptr);
   ASSERT_NE(out.get(), nullptr);
-  fill_periodic<<<4096, 256>>>(x.get(), n, -113);  // -113 .. 113, zero sum per period
+  fill_periodic<<<4096, 256>>>(x.get(), n, period, -113);  // -113 .. 113, zero sum per period
   ASSERT_EQ(cudaMemset(flags.get(), 0, n), cudaSuccess);
   // Segments of 1, 30, 12314, ~2^31, 1, 1, ~2^31, 1, ~4k and 2 elements.
   const heads_t heads{{0, 1, 31, 12345, (std::size_t(1) << 31) - 1, std::size_t(1) << 31,
@@ -193,7 +143,7 @@ TEST(CudaScanLarge, Int32InPlacePastTwoToThe32) {
   ASSERT_NE(x.get(), nullptr);
   const heads_t plain{{0}, 1};
   for_each_scan_rung([&](const auto& rung, std::size_t) {
-    fill_periodic<<<4096, 256>>>(x.get(), n, -113);
+    fill_periodic<<<4096, 256>>>(x.get(), n, period, -113);
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     parprim::inclusive_scan(rung, x.span(), x.span(), parprim::plus{});
     EXPECT_EQ(check(x.get(), n, -113, plain, false, 0), "") << scan_rung_name(rung);
