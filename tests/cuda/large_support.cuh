@@ -55,7 +55,6 @@ class device_array {
   device_array(const device_array&) = delete;
   device_array& operator=(const device_array&) = delete;
   T* get() const { return p_; }
-  std::size_t size() const { return n_; }
   parprim::device_span<T> span() const { return {p_, n_}; }
   parprim::device_span<const T> cspan() const { return {p_, n_}; }
 
