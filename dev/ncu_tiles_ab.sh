@@ -4,8 +4,9 @@
 # ncu (--clock-control none) of the first launch of the segments' tile kernels (the three
 # steps' reduce_tiles, or the one pass's reduce_offset_spans) in parprim-bench's offsets rows,
 # int32, segments of 1, 32 and 1024 (NCU_TILES_ROWS), at NCU_TILES_N (268435456): speed of
-# light, launch and occupancy, warp states (stall reasons, among them no_instruction: the
-# instruction cache), instruction and scheduler statistics. One CSV per row and tree under
+# light, launch and occupancy, memory workload (L1 and L2 hit rates), warp states (stall
+# reasons, among them no_instruction: the instruction cache), instruction and scheduler
+# statistics. One CSV per row and tree under
 # $OUT/ncu-tiles/ ({old,new}-seg<L>.csv), tarred to $OUT/ncu-tiles.tar.gz.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
@@ -22,7 +23,7 @@ for len in ${NCU_TILES_ROWS:-1 32 1024}; do
     [[ $v == old ]] && b=$old
     timeout "${NCU_TILES_TIMEOUT:-120}" ncu --clock-control none --csv --page raw \
       --section SpeedOfLight --section LaunchStats --section Occupancy --section WarpStateStats \
-      --section InstructionStats --section SchedulerStats \
+      --section InstructionStats --section SchedulerStats --section MemoryWorkloadAnalysis \
       --kernel-name-base demangled --kernel-name 'regex:reduce_tiles|reduce_offset_spans' \
       --launch-count 1 "$b" --benchmark_filter="^segmented_reduce/cuda/int32/seg:$len/n:$n/" >"$dir/$v-seg$len.csv" 2>&1
     echo "$v seg:$len rc=$?"

@@ -110,15 +110,18 @@ TEST(CudaPerSegmentPastTwoToThe32, Offsets) {
   o.add(0, 10000);  // a tile spans more segments than it has threads or elements
   o.add(1, 5000);
   o.add(32, 1000);
+  ASSERT_LE(o.at(), (std::size_t(1) << 31) - 2);
   o.up_to((std::size_t(1) << 31) - 2);  // a segment of almost 2^31
   o.add(1, 4);                          // heads at 2^31 - 2 .. 2^31 + 1
   while (o.at() + 65536 <= two32 - 100000) o.add(65536);
+  ASSERT_LE(o.at(), two32 - 3);
   o.up_to(two32 - 3);
   o.add(1, 6);  // heads at 2^32 - 3 .. 2^32 + 2
   o.add(0, 5000);
-  o.add(1, 3000);
-  o.add(32, 100);
+  o.add(1, 1000);
+  o.add(32, 50);
   while (o.at() + 1024 <= n - 10) o.add(1024);
+  ASSERT_LE(o.at(), n - 10);
   o.up_to(n - 10);
   o.add(1, 10);
   o.add(0, 2);  // empty segments after the last element

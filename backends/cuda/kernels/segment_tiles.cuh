@@ -520,13 +520,72 @@ inline constexpr unsigned result_slots = [] {
   return static_cast<unsigned>(n < tile_size ? n : tile_size);
 }();
 
-/// \brief The segment whose head is element `i` (a non-empty segment starts there), by a search
-/// of the offsets: for a scanning tile whose segments' numbers span more than 32 bits (more
-/// than 2^32 segments, all but a tile's worth empty), out of line.
+/// \brief A scanning tile's head marks (scan_tile) cleared: a byte per element.
+__device__ __forceinline__ void clear_head_marks(std::uint8_t* head_bytes) {
+  for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
+    reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
+}
+
+/// \brief The range of a wide scanning tile's 32-bit index words (scan_tile): a tile that spans
+/// 2^32 - 1 segments or more gives its head of index j = hi * (2^32 - 1) + lo the word lo (never
+/// all ones) and the mark 1 + hi (254 at most: 254 * (2^32 - 1) segments' offsets take more
+/// than 4 TB).
+inline constexpr std::size_t wide_index_range = 0xffffffffu;
+
+/// \brief The marks of a scanning tile that spans more segments than it has threads
+/// (scan_tile): the offsets of its `segments` segments (`begins`: its first one's) and the last
+/// one's end come into `staged` (shared memory) a chunk at a time, every thread's copies in
+/// flight at once (start_async_copy: no register held), the first beside the clearing of the
+/// marks; segment j marks its head, where it is non-empty and starts in the tile, with the byte
+/// 1 and the index word j (Wide: as wide_index_range says). Every thread calls it.
+template <bool Wide, class I>
+__device__ __forceinline__ void mark_heads_in_chunks(const I* begins, std::size_t segments,
+                                                     std::size_t t0, unsigned len, I* staged,
+                                                     std::uint8_t* head_bytes,
+                                                     std::uint32_t* head_index) {
+  constexpr unsigned chunk = scan_tile_word_bytes / sizeof(I) - 1;  // segments a chunk
+  for (std::size_t base = 0; base < segments; base += chunk) {
+    const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
+    if (base > 0) __syncthreads();  // the previous chunk is read
+    start_async_copy<tile_block>(staged, begins + base, here + 1);
+    if (base == 0) clear_head_marks(head_bytes);
+    wait_async_copies<I>();
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < here; j += tile_block) {
+      const auto b = static_cast<std::size_t>(staged[j]),
+                 e = static_cast<std::size_t>(staged[j + 1]);
+      if (b >= t0 && b - t0 < len && e > b) {
+        const std::size_t index = base + j;
+        if constexpr (Wide) {  // index = hi * 2^32 + rest = hi * (2^32 - 1) + (rest + hi)
+          std::size_t hi = index >> 32, lo = (index & wide_index_range) + hi;
+          if (lo >= wide_index_range) lo -= wide_index_range, ++hi;
+          head_bytes[b - t0] = static_cast<std::uint8_t>(1 + hi);
+          head_index[b - t0] = static_cast<std::uint32_t>(lo);
+        } else {
+          head_bytes[b - t0] = 1;
+          head_index[b - t0] = static_cast<std::uint32_t>(index);
+        }
+      }
+    }
+  }
+}
+
+/// \brief mark_heads_in_chunks for a wide tile, then the marks back to bytes of 0 and 1 and each
+/// head's hi into `staged` as a byte by position; out of line (2^32 - 1 segments or more, all
+/// but a tile's worth empty: the common tiles keep their code and registers).
 template <class I>
-__device__ __noinline__ std::size_t segment_starting_at(const offset_heads<I>& heads,
-                                                        std::size_t i) {
-  return heads.segment_of(i);
+__device__ __noinline__ void mark_wide_tile_heads(const I* begins, std::size_t segments,
+                                                  std::size_t t0, unsigned len, I* staged,
+                                                  std::uint8_t* head_bytes,
+                                                  std::uint32_t* head_index) {
+  mark_heads_in_chunks<true>(begins, segments, t0, len, staged, head_bytes, head_index);
+  __syncthreads();
+  auto* const hi = reinterpret_cast<std::uint8_t*>(staged);
+  for (unsigned p = threadIdx.x; p < tile_size; p += tile_block) {
+    const unsigned m = head_bytes[p];
+    hi[p] = static_cast<std::uint8_t>(m > 0 ? m - 1 : 0);
+    head_bytes[p] = m > 0 ? 1 : 0;
+  }
 }
 
 /// \brief Step 2 for a tile with a head past its first element: the block marks the tile's
@@ -561,75 +620,48 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   const tile_run_op<Op> rop{op};
   const std::size_t t0 = at.t0;
   const unsigned len = at.len, mine = at.mine, count = at.count;
-  // Where the tile spans more segments than it has threads (dense), the offsets of segments
-  // first_segment .. last_segment and the last one's end come into shared memory a chunk at a
-  // time, every thread's copies in flight at once (start_async_copy: no register held), the
-  // first beside the clearing of the marks, and the results of the segments it closes are
-  // staged there after the marks (stored together at the end). Otherwise each thread reads
-  // its segment's two offsets itself (one memory latency too) and stores its results. Then
-  // segment s marks its head when it is non-empty and starts in the tile.
+  // Where the tile spans more segments than it has threads (dense), its offsets come into
+  // shared memory a chunk at a time (mark_heads_in_chunks) and the results of the segments it
+  // closes are staged there after the marks (stored together at the end). Otherwise each
+  // thread reads its segment's two offsets itself (one memory latency too) and stores its
+  // results. Segment first_segment + j marks its head with the index word j when it is
+  // non-empty and starts in the tile; a wide tile (2^32 - 1 segments or more, all but a tile's
+  // worth empty) as wide_index_range says, its marks' bytes 1 + hi until the marks are
+  // complete, then hi moves to `words`. The results staged (the segments' indices below it; in
+  // a wide tile `wide_tile`, none staged) and first_segment wait in shared memory (registers
+  // are short across the scan) until pass 2.
   const std::size_t segments = last_segment - first_segment + 1;
-  const bool dense = segments > tile_block;                         // the same in every thread
-  constexpr unsigned chunk = scan_tile_word_bytes / sizeof(I) - 1;  // segments a chunk
-  // the marks' base (in shared memory: registers are short across the scan), or none: numbers
-  // past 32 bits, found by a search; and the results staged (the segments' indices below it)
-  constexpr std::size_t searched = ~std::size_t{0};
+  const bool dense = segments > tile_block;        // the same in every thread
+  const bool wide = segments >= wide_index_range;  // the same in every thread
+  constexpr unsigned wide_tile = ~0u;
   __shared__ std::size_t index_base;
   __shared__ unsigned staged_results;
   if (threadIdx.x == 0) {
-    const bool narrow = segments <= std::size_t{0xffffffffu};
-    index_base = narrow ? first_segment : searched;
-    staged_results = narrow && dense ? (segments < slots ? unsigned(segments) : slots) : 0u;
+    index_base = first_segment;
+    staged_results = wide    ? wide_tile
+                     : dense ? (segments < slots ? unsigned(segments) : slots)
+                             : 0u;
   }
-  const auto mark = [&](std::size_t b, std::size_t e, std::size_t index) {
-    if (b >= t0 && b - t0 < len && e > b) {
-      head_bytes[b - t0] = 1;
-      head_index[b - t0] = static_cast<std::uint32_t>(index);
-    }
-  };
-  const auto clear_marks = [&] {
-    for (unsigned w = threadIdx.x; w < tile_size / 16; w += tile_block)
-      reinterpret_cast<uint4*>(head_bytes)[w] = make_uint4(0, 0, 0, 0);
-  };
-  if (dense) {
-    for (std::size_t base = 0; base < segments; base += chunk) {
-      const unsigned here = segments - base < chunk ? unsigned(segments - base) : chunk;
-      if (base > 0) __syncthreads();  // the previous chunk is read
-      start_async_copy<tile_block>(staged, heads.begins + first_segment + base, here + 1);
-      if (base == 0) clear_marks();
-      wait_async_copies<I>();
-      __syncthreads();
-      for (unsigned j = threadIdx.x; j < here; j += tile_block)
-        mark(static_cast<std::size_t>(staged[j]), static_cast<std::size_t>(staged[j + 1]),
-             base + j);
-    }
+  const I* const begins = heads.begins + first_segment;
+  if (wide) {
+    mark_wide_tile_heads(begins, segments, t0, len, staged, head_bytes, head_index);
+  } else if (dense) {
+    mark_heads_in_chunks<false>(begins, segments, t0, len, staged, head_bytes, head_index);
   } else {
     std::size_t b = 0, e = 0;
     if (threadIdx.x < segments) {
-      b = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x]);
-      e = static_cast<std::size_t>(heads.begins[first_segment + threadIdx.x + 1]);
+      b = static_cast<std::size_t>(begins[threadIdx.x]);
+      e = static_cast<std::size_t>(begins[threadIdx.x + 1]);
     }
-    clear_marks();
+    clear_head_marks(head_bytes);
     __syncthreads();
-    if (threadIdx.x < segments) mark(b, e, threadIdx.x);
+    if (threadIdx.x < segments && b >= t0 && b - t0 < len && e > b) {
+      head_bytes[b - t0] = 1;
+      head_index[b - t0] = threadIdx.x;
+    }
   }
   __syncthreads();
-  const auto segment_at = [&](unsigned position) {
-    const std::size_t base = index_base;
-    return base == searched ? segment_starting_at(heads, at.t0 + position)
-                            : base + head_index[position];
-  };
-  // the result of the segment whose head is at `position`: staged where its index is below
-  // staged_results (written out together after pass 2), else stored
-  const auto put = [&](unsigned position, const T& value) {
-    const unsigned r = head_index[position];  // (none staged where searched)
-    if (r < staged_results) {
-      results.template at<true>(r) = value;
-      head_bytes[r] = 1;
-    } else {
-      out[segment_at(position)] = value;
-    }
-  };
+  const std::uint8_t* const index_high = words;  // wide: by position, a head's hi
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
@@ -667,6 +699,28 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   __syncthreads();
 
   // pass 2: the threads holding heads close the segments that end in this tile
+  T* const out_at = out + index_base;            // the results from first_segment on
+  const unsigned staged_count = staged_results;  // the same in every thread
+  const auto wide_index = [&](unsigned position, unsigned lo) {  // of a wide tile's head
+    return std::size_t{index_high[position]} * wide_index_range + lo;
+  };
+  const auto segment_at = [&](unsigned position) {
+    const unsigned lo = head_index[position];
+    return index_base + (staged_count == wide_tile ? wide_index(position, lo) : lo);
+  };
+  // the result of the segment whose head is at `position`: staged where its index is below
+  // staged_count (written out together after pass 2), else stored
+  const auto put = [&](unsigned position, const T& value) {
+    const unsigned r = head_index[position];
+    if (r >= staged_count) {
+      out_at[r] = value;
+    } else if (staged_count != wide_tile) {
+      results.template at<true>(r) = value;
+      head_bytes[r] = 1;
+    } else {
+      out_at[wide_index(position, r)] = value;
+    }
+  };
   const bool holds_last = count > 0 && mine + count == len;  // the tile's last element
   if (bits != 0) {
     bool have = threadIdx.x > 0;
@@ -707,12 +761,10 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   }
   // the staged results, stored by consecutive threads (pass 2's threads store 16 elements
   // apart: in segments of one element each warp's store touched 32 sectors for 128 bytes)
-  const unsigned staged_count = staged_results;  // the same in every thread
-  if (staged_count == 0) return;
+  if (staged_count == 0 || staged_count == wide_tile) return;
   __syncthreads();
-  const std::size_t base = index_base;
   for (unsigned r = threadIdx.x; r < staged_count; r += tile_block)
-    if (head_bytes[r] != 0) out[base + r] = results.template at<true>(r);
+    if (head_bytes[r] != 0) out_at[r] = results.template at<true>(r);
 }
 
 /// \brief Whether a tile holds no head past its first element, from its tile_first word and
