@@ -742,11 +742,14 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
       }
       have = true;
     };
-    // one unrolled copy for full threads and the tile's last (its count tested at each step:
-    // the steps' code, with their stores, is fetched once)
+    if (full) {
 #pragma unroll
-    for (unsigned k = 0; k < tile_items; ++k)
-      if (k < count) step(k);
+      for (unsigned k = 0; k < tile_items; ++k) step(k);
+    } else {
+#pragma unroll
+      for (unsigned k = 0; k < tile_items; ++k)
+        if (k < count) step(k);
+    }
     if (holds_last) {
       tail = {cur.value, segment_at(cur.head - 1), true};
       lead.has_head = true;
