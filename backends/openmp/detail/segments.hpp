@@ -431,23 +431,39 @@ struct block_results {
 /// block's density.
 inline constexpr std::size_t density_sample = 4096;
 
+/// \brief Results of reduced blocks that reduce_segments_counting stores on the calling thread
+/// (more are stored by the team).
+inline constexpr std::size_t kept_stored_here = std::size_t{1} << 14;
+
+/// \brief Grains of elements a thread of reduce_segments_counting takes where the heads at the
+/// input's start are sparse (at most one in 64).
+inline constexpr std::size_t sparse_grains = 4;
+
 /// \brief reduce_segments for outputs with room for n results, without counting the heads
 /// first where they are sparse: a block whose first `density_sample` elements hold at most one
 /// head in 64 is reduced at once (reduce_block), its results kept aside (block_results, up to
 /// one in 64 of its elements) and stored once the blocks before it are counted; a denser block,
 /// or one whose results outgrow that, is counted, then reduced as reduce_segments does. So
-/// sparse heads are read once instead of twice. Returns the number of segments.
+/// sparse heads are read once instead of twice. Returns the number of segments. `start_sparse`:
+/// whether the input's first `density_sample` elements are sparse, where the caller has counted
+/// them (else they are counted here).
 template <class T, class Input, class Heads, class Op, class Emit>
 std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, const Heads& heads,
-                                     const T* init, const Op& op, Emit emit) {
+                                     const T* init, const Op& op, Emit emit,
+                                     std::optional<bool> start_sparse = std::nullopt) {
   const std::size_t n = in.size();
   if (n == 0) return 0;
   const auto sparse = [&](std::size_t b, std::size_t e) {
     const std::size_t m = e - b < density_sample ? e - b : density_sample;
     return heads.count(b, b + m) * 64 <= m;
   };
-  const int team = team_size(policy, n);
-  if (team <= 1 && sparse(0, n)) {  // one block: its results go straight to their places
+  // sparse heads fold at the lane fold's pace, several elements a nanosecond: a thread takes
+  // sparse_grains grains of them, else the team's start costs more than it saves (2 threads
+  // at 2^15 and 2^16 elements, heads one in 1000: 0.7-0.9x one thread's time on the 2-core
+  // development machine; the plain reduce at 2^15 0.83x)
+  const bool sparse_start = start_sparse ? *start_sparse : sparse(0, n);
+  const int team = team_size(policy, sparse_start ? n / sparse_grains : n);
+  if (team <= 1 && sparse_start) {  // one block: its results go straight to their places
     const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);
     emit(r.tail_segment, r.tail_head, *r.tail);  // (element 0 is a head: there is a tail)
     return r.tail_segment + 1;
@@ -485,7 +501,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   plan.before.assign(blocks + 1, 0);
   for (std::size_t t = 0; t < blocks; ++t) plan.before[t + 1] = plan.before[t] + counts[t].value;
   plan.count = plan.before[blocks];
-  for_each_block(team, [&](int blk) {
+  const auto place = [&](int blk) {
     const auto t = static_cast<std::size_t>(blk);
     if (kept[t].value) {
       kept[t].value->store(emit, plan.before[t]);
@@ -494,7 +510,17 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
       const block bl = block_of(n, team, blk);
       ends[t].value = reduce_segments_block(plan, in, heads, init, op, emit, bl, t);
     }
-  });
+  };
+  // every block reduced and its results few: stored here, without a second team (whose start
+  // and join cost more than the copy: 2 threads at 2^15 elements, heads one in 1000, took 1.4x
+  // one thread's time with it on the 2-core development machine)
+  const bool all_kept =
+      std::all_of(kept.begin(), kept.end(), [](const auto& k) { return k.value.has_value(); });
+  if (all_kept && plan.count <= kept_stored_here) {
+    for (int blk = 0; blk < team; ++blk) place(blk);
+  } else {
+    for_each_block(team, place);
+  }
   stitch(ends, op, emit);
   return plan.count;
 }

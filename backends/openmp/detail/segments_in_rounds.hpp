@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
@@ -135,10 +136,12 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
   const std::size_t n = in.size();
   const int team = team_size(policy, n);
   bool rounds = team > 1;
+  std::optional<bool> start_sparse;  // the first block's sample, where it is the input's first
   for (int t = 0; t < team && rounds; ++t) {
     const block bl = block_of(n, team, t);
     const std::size_t m = std::min(bl.end - bl.begin, density_sample);
     const std::size_t count = heads.count(bl.begin, bl.begin + m);
+    if (t == 0 && m == std::min(n, density_sample)) start_sparse = count * 64 <= m;
     // (flags denser than three in four: a count of its own costs little beside the results)
     rounds = m == 0 ||
              (count * 64 > m && !(is_flag_heads_v<Heads> && denser_than_three_in_four(count, m)));
@@ -147,7 +150,7 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
     return reduce_segments_in_rounds(  // (rounds of the scans' size: scan_tile)
         team, scan_tile(policy.grain_size(), sizeof(typename Input::value_type), team), in, heads,
         init, op, emit);
-  return reduce_segments_counting(policy, in, heads, init, op, emit);
+  return reduce_segments_counting(policy, in, heads, init, op, emit, start_sparse);
 }
 
 }  // namespace parprim::openmp::detail
