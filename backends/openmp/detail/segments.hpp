@@ -459,7 +459,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   };
   // sparse heads fold at the lane fold's pace, several elements a nanosecond: a thread takes
   // sparse_grains grains of them, else the team's start costs more than it saves (2 threads
-  // at 2^15 and 2^16 elements, heads one in 1000: 0.7-0.9x one thread's time on the 2-core
+  // at 2^15 and 2^16 elements, heads one in 1000: 0.65-0.9x one thread's time on the 2-core
   // development machine; the plain reduce at 2^15 0.83x)
   const bool sparse_start = start_sparse ? *start_sparse : sparse(0, n);
   const int team = team_size(policy, sparse_start ? n / sparse_grains : n);
