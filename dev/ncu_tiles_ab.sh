@@ -6,8 +6,8 @@
 # int32, segments of 1, 32 and 1024 (NCU_TILES_ROWS), at NCU_TILES_N (268435456): speed of
 # light, launch and occupancy, memory workload (L1 and L2 hit rates), warp states (stall
 # reasons, among them no_instruction: the instruction cache), instruction and scheduler
-# statistics. One CSV per row and tree under
-# $OUT/ncu-tiles/ ({old,new}-seg<L>.csv), tarred to $OUT/ncu-tiles.tar.gz.
+# statistics. One CSV per row and tree under $OUT/ncu-tiles/ ({old,new}-seg<L>.csv), tarred
+# to $OUT/ncu-tiles.tar.gz.
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 OUT=${OUT:-/tmp/out}

@@ -532,6 +532,17 @@ __device__ __forceinline__ void clear_head_marks(std::uint8_t* head_bytes) {
 /// than 4 TB).
 inline constexpr std::size_t wide_index_range = 0xffffffffu;
 
+/// \brief Marks the head of a segment [b, e) (scan_tile) with `byte` and the index word
+/// `index` where the segment is non-empty and starts in the tile [t0, t0 + len).
+__device__ __forceinline__ void mark_head(std::size_t b, std::size_t e, std::size_t t0,
+                                          unsigned len, std::uint8_t byte, std::uint32_t index,
+                                          std::uint8_t* head_bytes, std::uint32_t* head_index) {
+  if (b >= t0 && b - t0 < len && e > b) {
+    head_bytes[b - t0] = byte;
+    head_index[b - t0] = index;
+  }
+}
+
 /// \brief The marks of a scanning tile that spans more segments than it has threads
 /// (scan_tile): the offsets of its `segments` segments (`begins`: its first one's) and the last
 /// one's end come into `staged` (shared memory) a chunk at a time, every thread's copies in
@@ -552,20 +563,15 @@ __device__ __forceinline__ void mark_heads_in_chunks(const I* begins, std::size_
     wait_async_copies<I>();
     __syncthreads();
     for (unsigned j = threadIdx.x; j < here; j += tile_block) {
-      const auto b = static_cast<std::size_t>(staged[j]),
-                 e = static_cast<std::size_t>(staged[j + 1]);
-      if (b >= t0 && b - t0 < len && e > b) {
-        const std::size_t index = base + j;
-        if constexpr (Wide) {  // index = hi * 2^32 + rest = hi * (2^32 - 1) + (rest + hi)
-          std::size_t hi = index >> 32, lo = (index & wide_index_range) + hi;
-          if (lo >= wide_index_range) lo -= wide_index_range, ++hi;
-          head_bytes[b - t0] = static_cast<std::uint8_t>(1 + hi);
-          head_index[b - t0] = static_cast<std::uint32_t>(lo);
-        } else {
-          head_bytes[b - t0] = 1;
-          head_index[b - t0] = static_cast<std::uint32_t>(index);
-        }
+      std::size_t hi = 0, lo = base + j;
+      if constexpr (Wide) {  // index = hi * 2^32 + rest = hi * (2^32 - 1) + (rest + hi)
+        hi = lo >> 32;
+        lo = (lo & wide_index_range) + hi;
+        if (lo >= wide_index_range) lo -= wide_index_range, ++hi;
       }
+      mark_head(static_cast<std::size_t>(staged[j]), static_cast<std::size_t>(staged[j + 1]), t0,
+                len, static_cast<std::uint8_t>(1 + hi), static_cast<std::uint32_t>(lo), head_bytes,
+                head_index);
     }
   }
 }
@@ -655,13 +661,9 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
     }
     clear_head_marks(head_bytes);
     __syncthreads();
-    if (threadIdx.x < segments && b >= t0 && b - t0 < len && e > b) {
-      head_bytes[b - t0] = 1;
-      head_index[b - t0] = threadIdx.x;
-    }
+    if (threadIdx.x < segments) mark_head(b, e, t0, len, 1, threadIdx.x, head_bytes, head_index);
   }
   __syncthreads();
-  const std::uint8_t* const index_high = words;  // wide: by position, a head's hi
   // the thread's 16 marks (bytes 0 or 1) as one 16-byte word, four at a time into bits
   static_assert(tile_items == 16, "scan_tile: a thread's marks are one 16-byte word");
   const uint4 marks = reinterpret_cast<const uint4*>(head_bytes)[threadIdx.x];
@@ -701,8 +703,8 @@ __device__ __forceinline__ void scan_tile(const offset_heads<I>& heads, const In
   // pass 2: the threads holding heads close the segments that end in this tile
   T* const out_at = out + index_base;            // the results from first_segment on
   const unsigned staged_count = staged_results;  // the same in every thread
-  const auto wide_index = [&](unsigned position, unsigned lo) {  // of a wide tile's head
-    return std::size_t{index_high[position]} * wide_index_range + lo;
+  const auto wide_index = [&](unsigned position, unsigned lo) {   // of a wide tile's head
+    return std::size_t{words[position]} * wide_index_range + lo;  // (hi: mark_wide_tile_heads)
   };
   const auto segment_at = [&](unsigned position) {
     const unsigned lo = head_index[position];

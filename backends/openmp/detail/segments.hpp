@@ -431,6 +431,12 @@ struct block_results {
 /// block's density.
 inline constexpr std::size_t density_sample = 4096;
 
+/// \brief Whether `count` heads in a sample of `m` elements are sparse (at most one in 64): the
+/// density below which a block is reduced before its heads are counted.
+inline bool sparse_sample(std::size_t count, std::size_t m) {
+  return count * 64 <= m;
+}
+
 /// \brief Results of reduced blocks that reduce_segments_counting stores on the calling thread
 /// (more are stored by the team).
 inline constexpr std::size_t kept_stored_here = std::size_t{1} << 14;
@@ -455,7 +461,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   if (n == 0) return 0;
   const auto sparse = [&](std::size_t b, std::size_t e) {
     const std::size_t m = e - b < density_sample ? e - b : density_sample;
-    return heads.count(b, b + m) * 64 <= m;
+    return sparse_sample(heads.count(b, b + m), m);
   };
   // sparse heads fold at the lane fold's pace, several elements a nanosecond: a thread takes
   // sparse_grains grains of them, else the team's start costs more than it saves (2 threads

@@ -141,10 +141,11 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
     const block bl = block_of(n, team, t);
     const std::size_t m = std::min(bl.end - bl.begin, density_sample);
     const std::size_t count = heads.count(bl.begin, bl.begin + m);
-    if (t == 0 && m == std::min(n, density_sample)) start_sparse = count * 64 <= m;
+    const bool sparse = sparse_sample(count, m);
+    if (t == 0 && m == std::min(n, density_sample)) start_sparse = sparse;
     // (flags denser than three in four: a count of its own costs little beside the results)
-    rounds = m == 0 ||
-             (count * 64 > m && !(is_flag_heads_v<Heads> && denser_than_three_in_four(count, m)));
+    rounds =
+        m == 0 || (!sparse && !(is_flag_heads_v<Heads> && denser_than_three_in_four(count, m)));
   }
   if (rounds)
     return reduce_segments_in_rounds(  // (rounds of the scans' size: scan_tile)
