@@ -27,6 +27,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <ostream>
@@ -174,23 +175,32 @@ void check_flags(const segment_data<Case>& s, std::size_t room) {
   ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
 }
 
-/// segmented_reduce with the CSR offsets `offsets` (of type I) over the elements of `s`.
+/// segmented_reduce with the CSR offsets `offsets` (of type I) over the elements of `s`: a
+/// synchronous call, or an enqueue-only one (the stream synchronised after it).
 template <class Case, class I>
-void check_given_offsets(const segment_data<Case>& s, const std::vector<I>& offsets) {
+void check_given_offsets(const segment_data<Case>& s, const std::vector<I>& offsets,
+                         bool enqueue_only = false) {
   using Acc = typename Case::acc_t;
   const std::vector<std::size_t> begins(offsets.begin(), offsets.end());
   const std::size_t k = begins.size() - 1;
   std::size_t empties = 0;
   for (std::size_t j = 0; j < k; ++j) empties += begins[j] == begins[j + 1] ? 1 : 0;
   SCOPED_TRACE("segmented_reduce, " + std::to_string(sizeof(I) * 8) + "-bit offsets of " +
-               std::to_string(k) + " segments, " + std::to_string(empties) + " of them empty");
+               std::to_string(k) + " segments, " + std::to_string(empties) + " of them empty" +
+               (enqueue_only ? ", nosync" : ""));
   const auto want = pt::reference<Case>::segments(s.in, begins, &s.init, k);
   guarded_device_buffer<I> d_offsets;
   d_offsets.fill(offsets);
   guarded_device_buffer<Acc> out;
   out.poison(k);
-  parprim::segmented_reduce(policy(), s.d_in.body(), parprim::offsets(d_offsets.body()), out.body(),
-                            s.init, typename Case::op_t{});
+  if (enqueue_only) {
+    parprim::segmented_reduce(policy().nosync(), s.d_in.body(), parprim::offsets(d_offsets.body()),
+                              out.body(), s.init, typename Case::op_t{});
+    cuda_ok(cudaStreamSynchronize(test_stream()), "cudaStreamSynchronize");
+  } else {
+    parprim::segmented_reduce(policy(), s.d_in.body(), parprim::offsets(d_offsets.body()),
+                              out.body(), s.init, typename Case::op_t{});
+  }
   ASSERT_TRUE(pt::matches(want, std::span<const Acc>(out.read_all())));
   ASSERT_TRUE(device_unchanged(d_offsets, offsets)) << "the offsets changed";
 }
@@ -457,6 +467,60 @@ TEST(CudaPerSegmentOffsets, RunsOfEmptySegments) {
   }
 }
 
+/// \brief CSR offsets (as segment_begins makes them) of segments of 0 to 4 elements at random,
+/// one of which, at a random place, has `longest` elements where that is more than 4.
+std::vector<std::size_t> short_segment_begins(pt::rng_t& r, std::size_t n, std::size_t longest) {
+  std::vector<std::size_t> begins{0};
+  const std::size_t at = pt::uniform_int<std::size_t>(r, 0, n - longest - 8);
+  bool placed = longest <= 4;
+  for (std::size_t end = 0; end < n;) {
+    std::size_t length = pt::uniform_int<std::size_t>(r, 0, 4);
+    if (!placed && end >= at) {
+      length = longest;
+      placed = true;
+    }
+    end = std::min(n, end + length);
+    begins.push_back(end);
+  }
+  return begins;
+}
+
+/// Segments of a few elements on average, from 2^18 elements on (at least a quarter as many
+/// segments as elements): one thread a segment reduces them where none is longer than 16
+/// elements; otherwise the tiles do. Segments of 0 to 4 elements at random (empty ones among
+/// them), the same with one of 16 elements (the longest one thread takes), of 17 and of a
+/// quarter of the input (the tiles), in synchronous and enqueue-only calls, with 32- and 64-bit
+/// offsets.
+TYPED_TEST(CudaPerSegment, ShortSegments) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  using Case = TypeParam;
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  for (std::size_t n : {(std::size_t{1} << 18) + 5, (std::size_t{1} << 20) + 3}) {
+    if (n > scan_max_n()) continue;
+    SCOPED_TRACE(std::string(Case::name) + ", n = " + std::to_string(n));
+    pt::rng_t r = pt::make_rng(seed, n);
+    const std::vector<typename Case::in_t> in = pt::make_input<Case>(r, n);
+    const typename Case::acc_t init = Case::init(r);
+    guarded_device_buffer<typename Case::in_t> d_in;
+    d_in.fill(in);
+    const std::vector<std::uint8_t> no_flag_bytes;
+    const guarded_device_buffer<std::uint8_t> no_flags;
+    for (std::size_t longest : {std::size_t{4}, std::size_t{16}, std::size_t{17}, n / 4}) {
+      SCOPED_TRACE("segments of 0 to 4 elements, the longest of " + std::to_string(longest));
+      pt::rng_t kr = pt::make_rng(seed, n, longest);
+      const segment_data<Case> s{
+          in, d_in, init, no_flag_bytes, no_flags, short_segment_begins(kr, n, longest)};
+      const std::vector<std::int32_t> narrow(s.begins.begin(), s.begins.end());
+      const std::vector<std::uint64_t> wide(s.begins.begin(), s.begins.end());
+      for (bool enqueue_only : {false, true}) {
+        ASSERT_NO_FATAL_FAILURE((check_given_offsets<Case, std::int32_t>(s, narrow, enqueue_only)));
+        ASSERT_NO_FATAL_FAILURE((check_given_offsets<Case, std::uint64_t>(s, wide, enqueue_only)));
+      }
+    }
+  }
+}
+
 // --- errors -----------------------------------------------------------------------------------
 
 /// \brief `n` elements of poison in a guarded buffer (a fresh output).
@@ -657,6 +721,41 @@ TEST(CudaPerSegmentErrorsLarge, BadOffsetsOfManyTiles) {
           [&] { offsets_sum(enqueue_only, d_in.body(), d_offsets.body(), out.body()); }, out);
     }
   }
+}
+
+/// Bad offsets of short segments (2^18 + 5 elements, segments of 1 to 3): the check that
+/// finds every segment short refuses them first, nothing written, synchronous or enqueue-only.
+TEST(CudaPerSegmentErrors, BadOffsetsOfShortSegments) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 18) + 5;
+  const std::uint64_t seed = pt::test_seed();
+  SCOPED_TRACE(pt::seed_trace(seed));
+  pt::rng_t r = pt::make_rng(seed, n);
+  guarded_device_buffer<std::int32_t> d_in;
+  d_in.fill(pt::make_input<Int32Plus>(r, n));
+  std::vector<std::int32_t> offsets;
+  for (std::size_t at = 0; at < n; at += 1 + r() % 3)
+    offsets.push_back(static_cast<std::int32_t>(at));
+  offsets.push_back(static_cast<std::int32_t>(n));
+  const std::size_t k = offsets.size() - 1;
+  const auto refused = [&](const std::vector<std::int32_t>& bad, const std::string& what) {
+    guarded_device_buffer<std::int32_t> d_offsets;
+    d_offsets.fill(bad);
+    for (bool enqueue_only : {false, true}) {
+      auto out = poisoned_output<std::int64_t>(k);
+      expect_refused(
+          what + (enqueue_only ? ", nosync" : ""),
+          [&] { offsets_sum(enqueue_only, d_in.body(), d_offsets.body(), out.body()); }, out);
+    }
+  };
+  for (std::size_t j : {std::size_t{1}, k / 2, k - 2}) {
+    std::vector<std::int32_t> bad = offsets;
+    std::swap(bad[j], bad[j + 1]);
+    refused(bad, "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease");
+  }
+  std::vector<std::int32_t> bad = offsets;
+  bad.back() = static_cast<std::int32_t>(n - 1);
+  refused(bad, "last offset n - 1");
 }
 
 /// Offsets of no elements: they must be all 0, with one segment or none.

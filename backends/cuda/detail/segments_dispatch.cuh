@@ -21,6 +21,7 @@
 #include <parprim/backends/cuda/detail/temp_storage.hpp>
 #include <parprim/backends/cuda/kernels/segment_tiles.cuh>
 #include <parprim/backends/cuda/kernels/segments_look_back.cuh>
+#include <parprim/backends/cuda/kernels/segments_short.cuh>
 #include <parprim/backends/cuda/kernels/segments_staged.cuh>
 #include <parprim/detail/offsets.hpp>
 #include <parprim/error.hpp>
@@ -417,22 +418,26 @@ std::size_t reduce_key_segments(const launch_options& options, const K* keys, co
                                           room, n * sizeof(K), reduce);
 }
 
+namespace segments {
+
+/// \brief check_segment_offsets, which with `cap` > 0 also returns whether no segment is longer
+/// than `cap` elements (else true).
 template <class I>
-void check_segment_offsets(const launch_options& options, const I* begins, std::size_t k,
-                           std::size_t n, const char* fn) {
+bool check_offsets_within(const launch_options& options, const I* begins, std::size_t k,
+                          std::size_t n, const char* fn, std::size_t cap) {
   device_guard guard(options.device);
-  segments::check_call(options, guard.device(), fn, {{begins, "the offsets"}});
+  check_call(options, guard.device(), fn, {{begins, "the offsets"}});
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  // one kernel and one wait: the first decrease and both ends (segments::check_offsets), written
-  // where the host reads them (the cache's mapped host slot; device memory and one copy back
-  // with a memory resource)
-  unsigned long long report[3];
+  // one kernel and one wait: the first decrease, both ends and whether a segment is longer than
+  // cap (check_offsets), written where the host reads them (the cache's mapped host slot;
+  // device memory and one copy back with a memory resource)
+  unsigned long long report[4];
   {
     call_scratch scratch(guard.device(), options.stream, options.memory, 0, 0, 0, true);
     auto* device_report = static_cast<unsigned long long*>(scratch.result_slot());
-    PARPRIM_CUDA_CHECK(cudaMemsetAsync(device_report, 0xff, sizeof(report[0]), stream));
-    launch(segments::check_offsets<I>, segments::helper_grid(k, guard.device()),
-           segments::helper_block, 0, stream, begins, k, device_report);
+    PARPRIM_CUDA_CHECK(cudaMemsetAsync(device_report, 0xff, sizeof(report), stream));
+    launch(check_offsets<I>, helper_grid(k, guard.device()), helper_block, 0, stream, begins, k,
+           device_report, cap);
     if (scratch.host_slot() == nullptr)
       PARPRIM_CUDA_CHECK(
           cudaMemcpyAsync(report, device_report, sizeof(report), cudaMemcpyDeviceToHost, stream));
@@ -450,6 +455,40 @@ void check_segment_offsets(const launch_options& options, const I* begins, std::
     PARPRIM_CUDA_CHECK(cudaMemcpy(pair, begins + (bad - 1), sizeof(pair), cudaMemcpyDeviceToHost));
     throw_offsets_decrease(fn, static_cast<std::size_t>(bad), pair[0], pair[1]);
   }
+  return report[3] != 0;
+}
+
+/// \brief Whether a call of k segments over n elements asks first whether all of them are
+/// short (reduce_short_segments, kernels/segments_short.cuh): a few elements a segment on
+/// average (at most `short_mean`) and enough of them that the check's wait is a small part of
+/// the call.
+inline constexpr std::size_t short_mean = 4;
+inline constexpr std::size_t short_from = std::size_t{1} << 18;
+inline bool short_segments_likely(std::size_t n, std::size_t k) {
+  return n >= short_from && k >= n / short_mean;
+}
+
+/// \brief Enqueues reduce_short_segments over k segments, each at most short_segment_cap long,
+/// and waits for it in a synchronous call.
+template <class I, class In, class T, class Op>
+void reduce_short(const launch_options& options, int device, const I* begins, std::size_t k,
+                  const In* in, T* out, const T& init, Op op) {
+  constexpr unsigned per_thread = short_segments_per_thread<T>;
+  constexpr std::size_t round = std::size_t{short_block} * per_thread;
+  const std::size_t wanted = (k + round - 1) / round;
+  const std::size_t cap = static_cast<std::size_t>(multiprocessor_count(device)) * 8;
+  const auto stream = static_cast<cudaStream_t>(options.stream);
+  launch(reduce_short_segments<per_thread, I, In, T, Op>, wanted < cap ? wanted : cap, short_block,
+         0, stream, begins, k, in, out, init, op);
+  if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+}  // namespace segments
+
+template <class I>
+void check_segment_offsets(const launch_options& options, const I* begins, std::size_t k,
+                           std::size_t n, const char* fn) {
+  segments::check_offsets_within<I>(options, begins, k, n, fn, 0);
 }
 
 template <class I, class In, class T, class Op>
@@ -458,6 +497,17 @@ void reduce_offset_segments(const launch_options& options, const In* in, std::si
   device_guard guard(options.device);
   segments::check_call(options, guard.device(), "segmented_reduce",
                        {{in, "the input"}, {begins, "the offsets"}, {out, "the output"}});
+  // A few elements a segment on average: the check (a second one where the offsets were checked
+  // before, except in an enqueue-only call, which then waits for nothing) also says whether
+  // every segment is short; then one thread a segment reduces them, else the tiles below do.
+  if (segments::short_segments_likely(n, k) && (options.sync || !checked)) {
+    if (segments::check_offsets_within<I>(options, begins, k, n, "segmented_reduce",
+                                          segments::short_segment_cap)) {
+      segments::reduce_short<I, In, T, Op>(options, guard.device(), begins, k, in, out, init, op);
+      return;
+    }
+    checked = true;
+  }
   // an enqueue-only call raises before it returns: the check and its wait come first
   if (!checked && !options.sync) {
     check_segment_offsets<I>(options, begins, k, n, "segmented_reduce");

@@ -1118,17 +1118,27 @@ __global__ void __launch_bounds__(tile_block, MinBlocksPerSM)
 
 /// \brief The offsets check in one pass: `report[0]` becomes the smallest i in [1, k] with
 /// `begins[i] < begins[i - 1]` (it starts all ones: none), and `report[1]`, `report[2]` hold
-/// `begins[0]` and `begins[k]` (as `I`, in the first bytes), for one copy to the host.
+/// `begins[0]` and `begins[k]` (as `I`, in the first bytes), for one copy to the host. With
+/// `cap` > 0, `report[3]` (it starts nonzero) becomes 0 where a segment is longer than `cap`
+/// (one store a block at most).
 template <class I>
-__global__ void check_offsets(const I* begins, std::size_t k, unsigned long long* report) {
+__global__ void check_offsets(const I* begins, std::size_t k, unsigned long long* report,
+                              std::size_t cap) {
   static_assert(sizeof(I) <= sizeof(unsigned long long), "offsets of at most 8 bytes");
   const std::size_t first = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (first == 0) {
     *reinterpret_cast<I*>(report + 1) = begins[0];
     *reinterpret_cast<I*>(report + 2) = begins[k];
   }
-  for (std::size_t i = first + 1; i <= k; i += std::size_t{gridDim.x} * blockDim.x)
-    if (begins[i] < begins[i - 1]) atomicMin(report, static_cast<unsigned long long>(i));
+  bool longer = false;
+  for (std::size_t i = first + 1; i <= k; i += std::size_t{gridDim.x} * blockDim.x) {
+    const I b = begins[i - 1], e = begins[i];
+    if (e < b)
+      atomicMin(report, static_cast<unsigned long long>(i));
+    else if (cap > 0 && static_cast<std::size_t>(e - b) > cap)
+      longer = true;
+  }
+  if (__syncthreads_or(longer) && threadIdx.x == 0) report[3] = 0;
 }
 
 /// \brief `out[s] = init` for every empty CSR segment.
