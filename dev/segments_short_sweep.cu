@@ -47,8 +47,8 @@ int main() {
     for (auto& v : x) v = int(rng() % 17) - 8;
     pp::device_buffer<int> in(n), copy(n);
     cudaMemcpy(in.data(), x.data(), n * 4, cudaMemcpyHostToDevice);
-    for (std::size_t len : {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8},
-                            std::size_t{0}}) {
+    for (std::size_t len :
+         {std::size_t{1}, std::size_t{2}, std::size_t{4}, std::size_t{8}, std::size_t{0}}) {
       const std::vector<std::int32_t> o = make_offsets(n, len, rng);
       const std::size_t k = o.size() - 1;
       pp::device_buffer<std::int32_t> begins(k + 1);
@@ -69,8 +69,7 @@ int main() {
       };
       const auto tiles = [&] {
         if (!seg::reduce_offsets<std::int32_t, int, int, pp::plus>(opt, 0, heads, in.data(), n,
-                                                                     out.data(), 0, pp::plus{},
-                                                                     true))
+                                                                   out.data(), 0, pp::plus{}, true))
           std::printf("  the tiles refused the offsets\n");
       };
       bool within = true;
@@ -78,9 +77,8 @@ int main() {
         within = seg::check_offsets_within<std::int32_t>(opt, begins.data(), k, n, "sweep",
                                                          seg::short_segment_cap);
         if (within)
-          seg::reduce_short<std::int32_t, int, int, pp::plus>(opt, 0, begins.data(), k,
-                                                              in.data(), out.data(), 0,
-                                                              pp::plus{});
+          seg::reduce_short<std::int32_t, int, int, pp::plus>(opt, 0, begins.data(), k, in.data(),
+                                                              out.data(), 0, pp::plus{});
       };
       void* temp = nullptr;
       std::size_t temp_bytes = 0;
@@ -105,7 +103,8 @@ int main() {
         f();
         cudaDeviceSynchronize();
         cudaMemcpy(got.data(), out.data(), k * 4, cudaMemcpyDeviceToHost);
-        if (got != want && !(std::string(name) == "short" && !within)) bad += std::string(" ") + name;
+        if (got != want && !(std::string(name) == "short" && !within))
+          bad += std::string(" ") + name;
       }
       failures += bad.empty() ? 0 : 1;
       std::printf("n = 2^%d, segments of %s (k = %zu)%s%s\n", n == (std::size_t{1} << 28) ? 28 : 24,
