@@ -486,11 +486,10 @@ std::vector<std::size_t> short_segment_begins(pt::rng_t& r, std::size_t n, std::
 }
 
 /// Segments of a few elements on average, from 2^18 elements on (at least a quarter as many
-/// segments as elements): one thread a segment reduces them where none is longer than 16
+/// segments as elements): one thread a segment reduces them where none is longer than 4
 /// elements; otherwise the tiles do. Segments of 0 to 4 elements at random (empty ones among
-/// them), the same with one of 16 elements (the longest one thread takes), of 17 and of a
-/// quarter of the input (the tiles), in synchronous and enqueue-only calls, with 32- and 64-bit
-/// offsets.
+/// them: one thread a segment), the same with one of 5 elements and one of a quarter of the
+/// input (the tiles), in synchronous and enqueue-only calls, with 32- and 64-bit offsets.
 TYPED_TEST(CudaPerSegment, ShortSegments) {
   PARPRIM_SKIP_WITHOUT_GPU();
   using Case = TypeParam;
@@ -506,7 +505,7 @@ TYPED_TEST(CudaPerSegment, ShortSegments) {
     d_in.fill(in);
     const std::vector<std::uint8_t> no_flag_bytes;
     const guarded_device_buffer<std::uint8_t> no_flags;
-    for (std::size_t longest : {std::size_t{4}, std::size_t{16}, std::size_t{17}, n / 4}) {
+    for (std::size_t longest : {std::size_t{4}, std::size_t{5}, n / 4}) {
       SCOPED_TRACE("segments of 0 to 4 elements, the longest of " + std::to_string(longest));
       pt::rng_t kr = pt::make_rng(seed, n, longest);
       const segment_data<Case> s{
