@@ -691,54 +691,24 @@ TEST(CudaPerSegmentErrors, BadOffsets) {
   check_bad_offsets<std::uint64_t>(e);
 }
 
-/// Bad offsets where the three steps reduce (2^26 + 3 elements): refused, nothing written, in
-/// the words of a small call.
-TEST(CudaPerSegmentErrorsLarge, BadOffsetsOfManyTiles) {
-  PARPRIM_SKIP_WITHOUT_GPU();
-  const std::size_t n = (std::size_t{1} << 26) + 3;
-  if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+/// \brief Offsets of type I over n random int32 elements, each segment `shortest` to
+/// `shortest + spread - 1` elements long, made bad by swapping offsets 1, k / 2 and k - 2 with
+/// the next one and (with `wrong_end`) by a last offset of n - 1: each refused, nothing written,
+/// in a synchronous and an enqueue-only call.
+template <class I>
+void refuse_bad_offsets(std::size_t n, std::size_t shortest, std::size_t spread, bool wrong_end) {
   const std::uint64_t seed = pt::test_seed();
   SCOPED_TRACE(pt::seed_trace(seed));
   pt::rng_t r = pt::make_rng(seed, n);
   guarded_device_buffer<std::int32_t> d_in;
   d_in.fill(pt::make_input<Int32Plus>(r, n));
-  std::vector<std::int64_t> offsets;
-  for (std::size_t at = 0; at < n; at += 1000 + r() % 100)
-    offsets.push_back(static_cast<std::int64_t>(at));
-  offsets.push_back(static_cast<std::int64_t>(n));
+  std::vector<I> offsets;
+  for (std::size_t at = 0; at < n; at += shortest + r() % spread)
+    offsets.push_back(static_cast<I>(at));
+  offsets.push_back(static_cast<I>(n));
   const std::size_t k = offsets.size() - 1;
-  for (std::size_t j : {std::size_t{1}, k / 2, k - 2}) {
-    std::vector<std::int64_t> bad = offsets;
-    std::swap(bad[j], bad[j + 1]);
-    guarded_device_buffer<std::int64_t> d_offsets;
-    d_offsets.fill(bad);
-    for (bool enqueue_only : {false, true}) {
-      auto out = poisoned_output<std::int64_t>(k);
-      expect_refused(
-          "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease" +
-              (enqueue_only ? ", nosync" : ""),
-          [&] { offsets_sum(enqueue_only, d_in.body(), d_offsets.body(), out.body()); }, out);
-    }
-  }
-}
-
-/// Bad offsets of short segments (2^18 + 5 elements, segments of 1 to 3): the check that
-/// finds every segment short refuses them first, nothing written, synchronous or enqueue-only.
-TEST(CudaPerSegmentErrors, BadOffsetsOfShortSegments) {
-  PARPRIM_SKIP_WITHOUT_GPU();
-  const std::size_t n = (std::size_t{1} << 18) + 5;
-  const std::uint64_t seed = pt::test_seed();
-  SCOPED_TRACE(pt::seed_trace(seed));
-  pt::rng_t r = pt::make_rng(seed, n);
-  guarded_device_buffer<std::int32_t> d_in;
-  d_in.fill(pt::make_input<Int32Plus>(r, n));
-  std::vector<std::int32_t> offsets;
-  for (std::size_t at = 0; at < n; at += 1 + r() % 3)
-    offsets.push_back(static_cast<std::int32_t>(at));
-  offsets.push_back(static_cast<std::int32_t>(n));
-  const std::size_t k = offsets.size() - 1;
-  const auto refused = [&](const std::vector<std::int32_t>& bad, const std::string& what) {
-    guarded_device_buffer<std::int32_t> d_offsets;
+  const auto refused = [&](const std::vector<I>& bad, const std::string& what) {
+    guarded_device_buffer<I> d_offsets;
     d_offsets.fill(bad);
     for (bool enqueue_only : {false, true}) {
       auto out = poisoned_output<std::int64_t>(k);
@@ -748,13 +718,33 @@ TEST(CudaPerSegmentErrors, BadOffsetsOfShortSegments) {
     }
   };
   for (std::size_t j : {std::size_t{1}, k / 2, k - 2}) {
-    std::vector<std::int32_t> bad = offsets;
+    std::vector<I> bad = offsets;
     std::swap(bad[j], bad[j + 1]);
     refused(bad, "offsets " + std::to_string(j) + " and " + std::to_string(j + 1) + " decrease");
   }
-  std::vector<std::int32_t> bad = offsets;
-  bad.back() = static_cast<std::int32_t>(n - 1);
-  refused(bad, "last offset n - 1");
+  if (wrong_end) {
+    std::vector<I> bad = offsets;
+    bad.back() = static_cast<I>(n - 1);
+    refused(bad, "last offset n - 1");
+  }
+}
+
+/// Bad offsets where the three steps reduce (2^26 + 3 elements): refused, nothing written, in
+/// the words of a small call.
+TEST(CudaPerSegmentErrorsLarge, BadOffsetsOfManyTiles) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 26) + 3;
+  if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+  refuse_bad_offsets<std::int64_t>(n, 1000, 100, false);
+}
+
+/// Bad offsets of short segments (2^18 + 5 elements, segments of 1 to 3): the check that
+/// finds every segment short refuses them first, nothing written, synchronous or enqueue-only.
+TEST(CudaPerSegmentErrors, BadOffsetsOfShortSegments) {
+  PARPRIM_SKIP_WITHOUT_GPU();
+  const std::size_t n = (std::size_t{1} << 18) + 5;
+  if (n > scan_max_n()) GTEST_SKIP() << "n = " << n << " is above PARPRIM_CUDA_TEST_MAX_N";
+  refuse_bad_offsets<std::int32_t>(n, 1, 3, true);
 }
 
 /// Offsets of no elements: they must be all 0, with one segment or none.
