@@ -474,12 +474,11 @@ template <class I, class In, class T, class Op>
 void reduce_short(const launch_options& options, int device, const I* begins, std::size_t k,
                   const In* in, T* out, const T& init, Op op) {
   constexpr unsigned per_thread = short_segments_per_thread<T>;
-  constexpr std::size_t round = std::size_t{short_block} * per_thread;
-  const std::size_t wanted = (k + round - 1) / round;
-  const std::size_t cap = static_cast<std::size_t>(multiprocessor_count(device)) * 8;
+  static_assert(short_block == helper_block, "a helper grid of threads taking per_thread each");
   const auto stream = static_cast<cudaStream_t>(options.stream);
-  launch(reduce_short_segments<per_thread, I, In, T, Op>, wanted < cap ? wanted : cap, short_block,
-         0, stream, begins, k, in, out, init, op);
+  launch(reduce_short_segments<per_thread, I, In, T, Op>,
+         helper_grid(ceil_div(k, per_thread), device), short_block, 0, stream, begins, k, in, out,
+         init, op);
   if (options.sync) PARPRIM_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
