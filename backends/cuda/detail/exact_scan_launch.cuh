@@ -28,10 +28,11 @@ struct exact_scan_problem {
   exact_accumulator<F> start;
 };
 
-/// \brief The two launches over one wave: as many warps as fit at once (`Blocks` blocks per
-/// multiprocessor, the scan kernel's register cap), each a contiguous run of whole warp tiles,
-/// and one superaccumulator per warp and per block in the scratch.
-template <class F, class Load, unsigned Blocks = exact_scan_tuning::scan_blocks_per_sm>
+/// \brief The two launches over `Waves` waves: `Waves` times as many warps as fit at once
+/// (`Blocks` blocks per multiprocessor, the scan kernel's register cap), each a contiguous run
+/// of whole warp tiles, and one superaccumulator per warp and per block in the scratch.
+template <class F, class Load, unsigned Blocks = exact_scan_tuning::scan_blocks_per_sm,
+          unsigned Waves = exact_scan_tuning::waves>
 class exact_scan_two_pass {
  public:
   using accumulator = exact_accumulator<F>;
@@ -42,7 +43,8 @@ class exact_scan_two_pass {
 
   exact_scan_two_pass(std::size_t n, int device) {
     constexpr std::size_t tile = exact_warp_tile_v<F>;
-    const std::size_t most_warps = std::size_t(multiprocessor_count(device)) * Blocks * warps;
+    const std::size_t most_warps =
+        std::size_t(multiprocessor_count(device)) * Blocks * warps * Waves;
     const std::size_t tiles = ceil_div(n, tile);
     per_warp_ = ceil_div(tiles, tiles < most_warps ? (tiles > 0 ? tiles : 1) : most_warps) * tile;
     grid_ = n > 0 ? ceil_div(n, per_warp_ * warps) : 1;

@@ -64,10 +64,13 @@ namespace parprim::detail::cuda {
 /// slice sums of a row, the proofs' bounds) allow two blocks per multiprocessor; each warp
 /// stages up to `stages` tiles in shared memory (the one it scans and the next one in flight;
 /// one where a block may not hold two a warp: 72 KiB with floats, more than sm_75 allows).
+/// `waves`: the launches' grid in waves of blocks (more waves, shorter warp runs: 2-8 were never
+/// faster on the H100, doubles up to 2x slower; docs/results/h100/exact-scan-waves/).
 struct exact_scan_tuning {
   static constexpr unsigned block_size = 256;
   static constexpr unsigned scan_blocks_per_sm = 2;
   static constexpr unsigned stages = 2;
+  static constexpr unsigned waves = 1;
 };
 
 /// \brief A warp's stages in dynamic shared memory: the barriers their bulk loads complete on,

@@ -442,8 +442,12 @@ inline bool sparse_sample(std::size_t count, std::size_t m) {
 inline constexpr std::size_t kept_stored_here = std::size_t{1} << 14;
 
 /// \brief Grains of elements a thread of reduce_segments_counting takes where the heads at the
-/// input's start are sparse (at most one in 64).
-inline constexpr std::size_t sparse_grains = 4;
+/// input's start are sparse (at most one in 64): 4 with one-byte flags, 2 with keys, whose
+/// elements take about twice as long (a key beside each value; the 16-core host, 2^16 int32,
+/// heads one in 1000: flags 7.3-7.6 us on one thread against 7.9-9.6 on a team, keys 15.9-16.1
+/// on one thread against 11.1-15.4 on a team).
+template <class Heads>
+inline constexpr std::size_t sparse_grains = is_flag_heads_v<Heads> ? 4 : 2;
 
 /// \brief reduce_segments for outputs with room for n results, without counting the heads
 /// first where they are sparse: a block whose first `density_sample` elements hold at most one
@@ -468,7 +472,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   // at 2^15 and 2^16 elements, heads one in 1000: 0.65-0.9x one thread's time on the 2-core
   // development machine; the plain reduce at 2^15 0.83x)
   const bool sparse_start = start_sparse ? *start_sparse : sparse(0, n);
-  const int team = team_size(policy, sparse_start ? n / sparse_grains : n);
+  const int team = team_size(policy, sparse_start ? n / sparse_grains<Heads> : n);
   if (team <= 1 && sparse_start) {  // one block: its results go straight to their places
     const block_ends<T> r = reduce_block(in, heads, 0, n, init, op, 0, emit);
     emit(r.tail_segment, r.tail_head, *r.tail);  // (element 0 is a head: there is a tail)
