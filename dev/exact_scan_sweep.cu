@@ -27,13 +27,6 @@ namespace ppc = parprim::detail::cuda;
 
 static int failures = 0;
 
-template <class F>
-bool same(const F* d, const std::vector<F>& ref) {
-  std::vector<F> got(ref.size());
-  cudaMemcpy(got.data(), d, ref.size() * sizeof(F), cudaMemcpyDeviceToHost);
-  return std::memcmp(got.data(), ref.data(), ref.size() * sizeof(F)) == 0;
-}
-
 template <class F, unsigned Blocks, bool Base = false>
 void variant(const F* in, F* out, std::size_t n, const std::vector<F>& lib, float plain) {
   using load_t = ppc::converting_load<F, F>;
