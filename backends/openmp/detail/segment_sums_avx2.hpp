@@ -116,11 +116,14 @@ PARPRIM_TARGET_AVX2 __m256i sub(__m256i a, __m256i b) {
 /// `flags[i]`, or where `keys[i] != keys[i - 1]`; c.i >= 1), while W elements remain and the
 /// block has at least W heads left: each segment it closes gets its result,
 /// `slot[j] = base + (running sum at its end - running sum at the previous one's)`, and (by
-/// key) `keys_out[j + 1]` the key of the segment after it.
+/// key) `keys_out[j + 1]` the key of the segment after it. `ahead` > 0: each vector also asks
+/// the cache for the element `ahead` further on and its head (clamped to the input's last
+/// element, `n - 1`), which a later block of the same thread reads (segments_in_rounds.hpp).
 template <bool Differences, class U, class Key>
 PARPRIM_TARGET_AVX2 tails_cursor<U> sum_tails_avx2(const U* in, const unsigned char* flags,
                                                    const Key* keys, Key* keys_out, U* slot,
-                                                   std::size_t e, U base, tails_cursor<U> c) {
+                                                   std::size_t e, U base, tails_cursor<U> c,
+                                                   std::size_t ahead, std::size_t n) {
   constexpr std::size_t width = 32 / sizeof(U);
   constexpr bool by_key = !std::is_void_v<Key>;
   constexpr bool four = sizeof(U) == 4;
@@ -133,6 +136,14 @@ PARPRIM_TARGET_AVX2 tails_cursor<U> sum_tails_avx2(const U* in, const unsigned c
   __m256i closed = broadcast<U>(c.closed);
   std::size_t i = c.i, j = c.j, left = c.heads_left;
   for (; i + width <= e && left >= width; i += width) {
+    if (ahead > 0) {  // (a test the compiler hoists out of the loop)
+      const std::size_t at = i + ahead < n ? i + ahead : n - 1;
+      __builtin_prefetch(in + at);
+      if constexpr (by_key)
+        __builtin_prefetch(keys + at);
+      else
+        __builtin_prefetch(flags + at);
+    }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
     unsigned heads;
     __m256i here{};

@@ -288,11 +288,14 @@ constexpr bool sums_tails_avx2_ok() {
 /// difference of consecutive ones. The open segment's slot holds a partial sum until the
 /// stitching writes it. Where the AVX2 loop applies (sums_tails_avx2_ok), it takes the block
 /// while at least a vector's worth of heads remain (storing finished results itself in blocks
-/// of more than three heads in four), and the portable loop the rest.
+/// of more than three heads in four), and the portable loop the rest. `read_ahead` > 0: in
+/// blocks of at most three heads in four the AVX2 loop asks the cache for the elements that
+/// many further on (segments_in_rounds.hpp, segment_read_ahead).
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
                                   std::size_t heads_in_block, bool vectorized, const T& init,
-                                  const Op& op, std::size_t s, const Emit& emit) {
+                                  const Op& op, std::size_t s, const Emit& emit,
+                                  std::size_t read_ahead) {
   using U = std::make_unsigned_t<T>;
   block_ends<T> r;
   const std::size_t first = heads.next(b, e);
@@ -313,7 +316,8 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
       const auto loop = [&]<bool Differences>() {
         return sum_tails_avx2<Differences, U, typename Emit::key_type>(
             reinterpret_cast<const U*>(in.data()), flag_bytes(heads), heads_keys(heads),
-            emit.key_slots(s), slot, e, base, {i, running, closed, j, heads_in_block - 1});
+            emit.key_slots(s), slot, e, base, {i, running, closed, j, heads_in_block - 1},
+            Differences ? 0 : read_ahead, in.size());
       };
       const bool dense = denser_than_three_in_four(heads_in_block, e - b);
       const tails_cursor<U> c =
@@ -327,7 +331,7 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
     }
   }
 #else
-  (void)heads_in_block, (void)vectorized;
+  (void)heads_in_block, (void)vectorized, (void)read_ahead;
 #endif
   for (; i < e; ++i) {
     const bool head = heads.inner(i);
@@ -351,18 +355,18 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
 
 /// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
 /// sum_block_by_prefix where the segments are integer sums dense enough for it (see
-/// reduce_segments), else by reduce_block.
+/// reduce_segments), else by reduce_block. `read_ahead`: as sum_block_by_prefix's.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
                                  std::size_t s, std::size_t count, const T* init, const Op& op,
-                                 Emit& emit) {
+                                 Emit& emit, std::size_t read_ahead = 0) {
   if constexpr (only_stores_v<Emit> &&
                 sums_by_prefix_v<std::remove_cvref_t<Op>, typename Input::value_type, T>) {
     const bool vectorized = sums_tails_avx2_ok<std::make_unsigned_t<T>, Input, Heads, Emit>() &&
                             sums_tails_avx2_usable();
     if (dense_enough_for_prefix(count, e - b, vectorized))
       return sum_block_by_prefix(in, heads, b, e, count, vectorized, init != nullptr ? *init : T{},
-                                 op, s, emit);
+                                 op, s, emit, read_ahead);
   }
   return reduce_block(in, heads, b, e, init, op, s, emit);
 }

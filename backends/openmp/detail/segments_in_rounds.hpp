@@ -12,7 +12,9 @@
 /// as reduce_segments writes them (fold_counted_block), and the segment open at its end is left
 /// to the block that finishes it (the last block writes its own). Each result is written by one
 /// thread, once. Heads and elements are read from memory once, against twice for the heads
-/// where they are counted in a pass of their own (reduce_segments).
+/// where they are counted in a pass of their own (reduce_segments). Where a block's integer
+/// sums run over at most three heads in four, its thread also asks the cache for its block of
+/// the next round (segment_read_ahead).
 
 #include <omp.h>
 
@@ -27,6 +29,21 @@
 #include <parprim/backends/openmp/detail/tiled_scan.hpp>
 
 namespace parprim::openmp::detail {
+
+/// \brief Whether the integer sums of the rounds' blocks with at most three heads in four (the
+/// AVX2 loop of sum_block_by_prefix) ask the cache, element by element, for the same thread's
+/// block of the next round, which then reads from cache while that loop's arithmetic runs.
+/// 16-core host, 2^28 int32, 16 threads, two calls of three and six rounds, the rounds' medians
+/// (single rounds spread by up to a third) without -> with: head flags one in ten 17.8-19.1 ->
+/// 13.4-17.5 ms, `reduce_by_key` runs one in ten 30.1-31.7 -> 22.1-27.4; 2-core development
+/// machine, 2^26, 2 threads: 26.1 -> 20.4 ms and 42.9 -> 37.3. Denser blocks would too (runs of
+/// one at 16 threads 52.3-54.8 -> 46.8-48.9 ms), but lost 3-10 % at 2 threads on the 2-core
+/// machine, so they do not. The knob stays for A/B runs (docs/results/h100/cpu-16core/read-ahead/).
+#if defined(PARPRIM_OMP_SEGMENT_READ_AHEAD)
+inline constexpr bool segment_read_ahead = PARPRIM_OMP_SEGMENT_READ_AHEAD != 0;
+#else
+inline constexpr bool segment_read_ahead = true;
+#endif
 
 /// \brief A block's total in reduce_segments_in_rounds, and the carry into a block: `heads`
 /// segments start in it (or before it); the last of them starts at element `head` and folds to
@@ -108,8 +125,8 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
     std::size_t s = carry ? carry->heads : 0;  // the segment that starts at `first`
     const std::size_t last = seen.last;
     if (last > first) {  // the segments that end before `last`, all of them the block's
-      const block_ends<T> r =
-          fold_counted_block(in, heads, first, last, s, seen.count - 1, init, op, out);
+      const block_ends<T> r = fold_counted_block(in, heads, first, last, s, seen.count - 1, init,
+                                                 op, out, segment_read_ahead ? tile * team : 0);
       out(r.tail_segment, r.tail_head, *r.tail);
       s = r.tail_segment + 1;
     }
