@@ -11,10 +11,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -330,6 +332,88 @@ TEST(OmpSegmentsInRounds, ResultsOfEveryRoundAndThrows) {
           throws += thrown;
         }
   EXPECT_GT(throws, 300) << "most throwing runs reach their throw";
+}
+#endif
+
+#if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP && PARPRIM_HOST_AVX2
+/// One run of the AVX2 per-segment float sums (sum_segment_ends_avx2) over the whole groups of
+/// [b, b + len) from the running sum `acc0`: each slot bit for bit the portable scan's sum
+/// before its head, plus `init` (With_init); by key, each head's key one slot further on; the
+/// count of segments ended and the running sum after; nothing written beyond.
+template <bool With_init, class Key, class Flags>
+void check_segment_ends(const std::vector<float>& in, const std::vector<std::uint8_t>& head,
+                        const std::vector<std::int32_t>& keys, const Flags& flags, std::size_t b,
+                        std::size_t len, float acc0, float init) {
+  namespace od = parprim::openmp::detail;
+  const std::size_t groups = len / od::group_elements<float>;
+  const std::size_t e = b + groups * od::group_elements<float>;
+  std::vector<float> scan(len + 1);
+  const float last =
+      od::segmented_grouped_sum_scan(in.data(), scan.data(), b, e, false, acc0, flags, false);
+  std::vector<float> want;
+  std::vector<std::int32_t> want_keys;
+  for (std::size_t i = b; i < e; ++i)
+    if (head[i] != 0) {
+      const float before = i == b ? acc0 : scan[i - b - 1];
+      want.push_back(With_init ? init + before : before);
+      want_keys.push_back(keys[i]);
+    }
+  std::vector<float> slot(len + 9, -7.0f);
+  std::vector<std::int32_t> keys_out(len + 10, -77);
+  std::size_t ends = 0;
+  const float end = od::sum_segment_ends_avx2<With_init, float, Key, Flags>(
+      in.data(), slot.data(), std::is_void_v<Key> ? nullptr : keys_out.data(), b, groups, flags,
+      acc0, init, ends);
+  ASSERT_EQ(ends, want.size()) << "segments ended";
+  ASSERT_TRUE(std::memcmp(&end, &last, sizeof(float)) == 0) << "running sum";
+  for (std::size_t q = 0; q < ends; ++q) {
+    ASSERT_TRUE(std::memcmp(&slot[q], &want[q], sizeof(float)) == 0)
+        << "segment " << q << ": " << slot[q] << " against " << want[q];
+    if (!std::is_void_v<Key>) {
+      ASSERT_EQ(keys_out[q + 1], want_keys[q]) << "key after segment " << q;
+    }
+  }
+  for (std::size_t q = ends; q < slot.size(); ++q) ASSERT_EQ(slot[q], -7.0f) << "slot " << q;
+  ASSERT_EQ(keys_out[0], -77) << "key before the first slot";
+  for (std::size_t q = ends + 1; q < keys_out.size(); ++q) ASSERT_EQ(keys_out[q], -77) << q;
+}
+
+// The AVX2 form of OpenMP's per-segment float sums keeps, of the segmented scans' group sums,
+// those before each head, in the bits the portable form's scan gives there: head flags and
+// int32 keys, with and without init, blocks of whole groups and not, heads from none to every
+// element, signed zeros among the inputs.
+TEST(SegmentEndsAvx2, AgreesWithThePortableScanAtEveryHead) {
+  namespace od = parprim::openmp::detail;
+  if (!od::sums_tails_avx2_usable())
+    GTEST_SKIP() << "no AVX2 on this processor (or PARPRIM_SEGMENT_SIMD=portable): the form "
+                    "does not run";
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  for (const std::size_t len : {7, 8, 9, 16, 63, 64, 65, 1000, 4099})
+    for (const int density : {0, 2, 10, 30, 75, 100}) {  // heads in 100 elements
+      SCOPED_TRACE("length " + std::to_string(len) + ", heads " + std::to_string(density) + "%");
+      const std::size_t b = uniform_int<std::size_t>(r, 1, 9);
+      const std::size_t n = b + len + 8;
+      std::vector<float> in(n);
+      std::vector<std::uint8_t> head(n);
+      std::vector<std::int32_t> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        in[i] = uniform_int<int>(r, 0, 9) == 0 ? (uniform_int<int>(r, 0, 1) ? -0.0f : 0.0f)
+                                               : uniform_real<float>(r, -1.0f, 1.0f);
+        head[i] = uniform_int<int>(r, 0, 99) < density ? 1 : 0;
+        keys[i] = i == 0 ? 0 : keys[i - 1] + (head[i] ? 1 : 0);
+      }
+      const float acc0 = in[0];
+      const float init = uniform_real<float>(r, -4.0f, 4.0f);
+      const std::span<const unsigned char> flags(head.data(), n);
+      const parprim::detail::key_heads<std::int32_t> by_keys{std::span<const std::int32_t>(keys)};
+      check_segment_ends<false, void>(in, head, keys, flags, b, len, acc0, init);
+      check_segment_ends<true, void>(in, head, keys, flags, b, len, acc0, init);
+      check_segment_ends<false, std::int32_t>(in, head, keys, by_keys, b, len, acc0, init);
+      check_segment_ends<true, std::int32_t>(in, head, keys, by_keys, b, len, acc0, init);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
 }
 #endif
 

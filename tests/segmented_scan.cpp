@@ -157,8 +157,8 @@ void check_segmented_grouped_sums(rng_t& r) {
       const T acc0 = in[0];  // the running value before the block: any value
       const T init = Exclusive ? uniform_real<T>(r, T(-4), T(4)) : T{};
       const auto scan = [&](const auto& flags, T* src, T* dst, bool stream, bool avx2) {
-        return od::segmented_grouped_sum_scan<Exclusive>(src, dst, b, b + len, stream, acc0, flags,
-                                                         avx2, init);
+        return od::segmented_grouped_sum_scan<Exclusive>(src, dst + b, b, b + len, stream, acc0,
+                                                         flags, avx2, init);
       };
       const auto run_all = [&](const auto& flags) {
         // The portable form alone.
@@ -189,8 +189,8 @@ void check_segmented_grouped_sums(rng_t& r) {
         if (od::sums_tails_avx2_usable() && len >= width) {  // the AVX2 form over whole groups
           std::vector<T> out(n, T(7));
           const std::size_t groups = len / width;
-          od::scan_segmented_groups_avx2<Exclusive, false>(in.data(), out.data(), b, groups, flags,
-                                                           acc0, init);
+          od::scan_segmented_groups_avx2<Exclusive, false>(in.data(), out.data() + b, b, groups,
+                                                           flags, acc0, init);
           for (std::size_t i = b; i < b + groups * width; ++i)
             ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, " << i;
         }

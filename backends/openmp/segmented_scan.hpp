@@ -55,7 +55,7 @@ struct segmented_scan_impl<omp_policy> {
         }
 #endif
         if constexpr (openmp::detail::segmented_grouped_sums_ok<Out, Input, Flags, Op>()) {
-          openmp::detail::segmented_grouped_sum_scan(in.data(), out.data(), i, e, stream, first,
+          openmp::detail::segmented_grouped_sum_scan(in.data(), out.data() + i, i, e, stream, first,
                                                      flags,
                                                      openmp::detail::sums_tails_avx2_usable());
           return;
@@ -117,9 +117,9 @@ struct segmented_scan_impl<omp_policy> {
             out[0] = init;
             i = 1;
           }
-          openmp::detail::segmented_grouped_sum_scan<true>(x, out.data(), i, e, stream, acc, flags,
-                                                           openmp::detail::sums_tails_avx2_usable(),
-                                                           static_cast<Out>(init));
+          openmp::detail::segmented_grouped_sum_scan<true>(
+              x, out.data() + i, i, e, stream, acc, flags, openmp::detail::sums_tails_avx2_usable(),
+              static_cast<Out>(init));
           return;
         }
         openmp::detail::write_sequence(out.data(), b, e, stream,

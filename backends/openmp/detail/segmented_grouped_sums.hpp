@@ -178,11 +178,10 @@ PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
 }
 
 /// \brief The AVX2 form over whole groups: the `groups` groups from element `first` (>= 1 in
-/// the sequence) of `in` into `out` (which may be `in`), from the running sum `acc`; with
-/// `Stream`, through group_stream (the caller fences), else group_store. Returns the running
-/// sum after the last group.
-template <bool Exclusive, bool Stream, class T, class Flags>
-PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
+/// the sequence) of `in`, each group's outputs given to `store.put(g, v)` in turn, from the
+/// running sum `acc`. Returns the running sum after the last group.
+template <bool Exclusive, class T, class Store, class Flags>
+PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std::size_t first,
                                                  std::size_t groups, const Flags& flags, T acc,
                                                  T init) {
   using G = segmented_group_vector<T>;
@@ -190,7 +189,6 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
   using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
   using V = typename G::V;
   constexpr std::size_t width = group_elements<T>;
-  std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out + first);
   V run = P::broadcast(acc);
   const V inits = P::broadcast(init);
   bool sparse = true;  // the first chunk tests each group
@@ -225,18 +223,115 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
     if constexpr (sizeof(T) == 8) heads /= 2;  // an 8-byte lane is two 32-bit lanes
     sparse = heads * sparse_from_one_in <= (end - c) * width;
   }
-  store.finish(groups);
   T lanes[width];
   P::store(lanes, run);
   return lanes[0];
 }
+/// \brief scan_segmented_groups_into with the outputs in `out` (element `first`'s output:
+/// `out` may be `in + first`); with `Stream`, through group_stream (the caller fences), else
+/// group_store.
+template <bool Exclusive, bool Stream, class T, class Flags>
+PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
+                                                 std::size_t groups, const Flags& flags, T acc,
+                                                 T init) {
+  std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out);
+  acc = scan_segmented_groups_into<Exclusive>(in, store, first, groups, flags, acc, init);
+  store.finish(groups);
+  return acc;
+}
+
+/// \brief A store for scan_segmented_groups_into (inclusive, float or double) that keeps only
+/// the sums of the segments that end: each head's lane takes the running sum before it (the lane
+/// before, or the group before's last lane), those of a group are packed to the front by the
+/// table of lane permutations of segment_sums_avx2.hpp and stored (masked: only theirs) at the
+/// next free slots, plus `init` where `With_init`; by key (`Key` not void), each head's key goes
+/// beside the segment it starts, one slot further on. `slot[0]`: the segment open before group
+/// 0. The lanes are moved as 32-bit lanes (an 8-byte element: two).
+template <class T, bool With_init, class Key, class Flags>
+struct segment_ends_store {
+  using P = group_vector<T>;
+  using V = typename segmented_group_vector<T>::V;
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  static constexpr int words = sizeof(T) / 4;  // 32-bit lanes an element
+  static constexpr std::size_t width = group_elements<T>;
+
+  const Flags& flags;
+  std::size_t first;  // element of group 0
+  T* slot;
+  Key* keys_out;  // by key: the key of the segment in slot[q] at keys_out[q]
+  __m256 before;  // the running sum before the group, in every element
+  V init;
+  std::size_t j = 0;  // slots written
+
+  PARPRIM_TARGET_AVX2 static __m256 lanes(__m256 v) { return v; }
+  PARPRIM_TARGET_AVX2 static __m256 lanes(__m256d v) { return _mm256_castpd_ps(v); }
+  PARPRIM_TARGET_AVX2 static V elements(__m256 v) {
+    if constexpr (words == 1)
+      return v;
+    else
+      return _mm256_castps_pd(v);
+  }
+
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, V value) {
+    const __m256 v = lanes(value);
+    const std::size_t at = first + g * width;
+    const __m256 mask = _mm256_castsi256_ps(heads_mask_avx2<U>(flags, at));
+    const auto heads = static_cast<unsigned>(
+        words == 1 ? _mm256_movemask_ps(mask) : _mm256_movemask_pd(_mm256_castps_pd(mask)));
+    // element k: the sum before element k of the group
+    __m256 shifted;
+    if constexpr (words == 1)
+      shifted = _mm256_blend_ps(
+          _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), before, 0x01);
+    else
+      shifted = _mm256_blend_ps(
+          _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 4, 5)), before, 0x03);
+    const __m256i pack = _mm256_load_si256(
+        reinterpret_cast<const __m256i*>(packing_table_v<sizeof(T)>[heads].data()));
+    const auto met = static_cast<unsigned>(_mm_popcnt_u32(heads));
+    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(met) * words),
+                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 ends = _mm256_permutevar8x32_ps(shifted, pack);
+    if constexpr (With_init) ends = lanes(P::add(init, elements(ends)));
+    _mm256_maskstore_ps(reinterpret_cast<float*>(slot + j), keep, ends);
+    if constexpr (!std::is_void_v<Key>) {
+      const __m256i keys = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(flags.data() + at));
+      _mm256_maskstore_epi32(reinterpret_cast<int*>(keys_out + j + 1), keep,
+                             _mm256_permutevar8x32_epi32(keys, pack));
+    }
+    j += met;
+    before = _mm256_permutevar8x32_ps(
+        v, words == 1 ? _mm256_set1_epi32(7) : _mm256_setr_epi32(6, 7, 6, 7, 6, 7, 6, 7));
+  }
+};
+
+/// \brief The `groups` whole groups from element `first` (>= 1 in the sequence) of `in`, from
+/// the running sum `acc`, through segment_ends_store: the sums of the segments that end in them
+/// (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their successors' keys at
+/// `keys_out[1], ...`); `ends` receives how many. Returns the running sum after the last group.
+template <bool With_init, class T, class Key, class Flags>
+PARPRIM_TARGET_AVX2 T sum_segment_ends_avx2(const T* in, T* slot, Key* keys_out, std::size_t first,
+                                            std::size_t groups, const Flags& flags, T acc, T init,
+                                            std::size_t& ends) {
+  using Store = segment_ends_store<T, With_init, Key, Flags>;
+  Store store{flags,
+              first,
+              slot,
+              keys_out,
+              Store::lanes(group_vector<T>::broadcast(acc)),
+              group_vector<T>::broadcast(init)};
+  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, T{});
+  ends = store.j;
+  return acc;
+}
 #endif
 
-/// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the inclusive segmented sum
+/// \brief `out[k - b]` for k in [b, e) (b >= 1 in the sequence) of the inclusive segmented sum
 /// whose running value before element b is `acc`, or (`Exclusive`) of the exclusive one whose
-/// segments start from `init`, in groups from element b; `stream`: streaming stores for the
-/// whole groups (the AVX2 form; then a store fence). `avx2`: the AVX2 form (where the processor
-/// has it); both forms give the same bits. Returns the running value after element e - 1.
+/// segments start from `init`, in groups from element b (`out` is element b's output: `in + b`
+/// for a scan in place); `stream`: streaming stores for the whole groups (the AVX2 form; then a
+/// store fence). `avx2`: the AVX2 form (where the processor has it); both forms give the same
+/// bits. Returns the running value after element e - 1.
 template <bool Exclusive = false, class T, class Flags>
 T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, bool stream, T acc,
                              const Flags& flags, bool avx2, T init = T{}) {
@@ -260,8 +355,9 @@ T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, 
   static_cast<void>(avx2);
 #endif
   for (; i < e; i += width)
-    scan_segmented_group_portable<Exclusive>(
-        in + i, out + i, i, static_cast<unsigned>(e - i < width ? e - i : width), flags, acc, init);
+    scan_segmented_group_portable<Exclusive>(in + i, out + (i - b), i,
+                                             static_cast<unsigned>(e - i < width ? e - i : width),
+                                             flags, acc, init);
   return acc;
 }
 

@@ -34,6 +34,7 @@
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/select_without_branch.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
 #include <parprim/detail/heads.hpp>
@@ -353,9 +354,132 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   return r;
 }
 
+/// \brief The heads as segmented_grouped_sum_scan reads them: a span of the one-byte flags, or
+/// the keys' view itself.
+template <class Flag>
+std::span<const unsigned char> grouped_heads(const parprim::detail::flag_heads<Flag>& heads) {
+  return {heads.data(), heads.size()};
+}
+template <class Key>
+const parprim::detail::key_heads<Key>& grouped_heads(const parprim::detail::key_heads<Key>& heads) {
+  return heads;
+}
+
+/// \brief Whether sum_block_by_scan takes a block: `plus` of float values read as they are,
+/// results only stored, heads from one-byte flags or from integer keys of the values' size
+/// (segmented_grouped_sums_ok). Not double values (the form takes them): their groups of four
+/// elements left the scan bound by its arithmetic, as reduce_block is (heads one in ten, 2^24,
+/// 2-core development machine: one thread 36.6-47.1 -> 32.2-33.1 ms, two 18.4-23.1 -> 16.9-20.6;
+/// 16-core host, 2^28, 16 threads, 61.5-66.5 -> 66.5-79.9).
+template <class T, class Input, class Heads, class Op, class Emit>
+constexpr bool sums_by_scan_ok() {
+  if constexpr (!only_stores_v<Emit> || !std::is_same_v<T, float>)
+    return false;
+  else
+    return segmented_grouped_sums_ok<
+        T, Input, std::remove_cvref_t<decltype(grouped_heads(std::declval<const Heads&>()))>, Op>();
+}
+
+/// \brief Whether sum_block_by_scan's AVX2 form packs the segments' ends (segment_ends_store):
+/// results alone, or with keys stored as the same type as they are read.
+template <class Emit>
+inline constexpr bool packs_segment_ends_v = false;
+template <class T>
+inline constexpr bool packs_segment_ends_v<store_results<T>> = true;
+template <class Key, class KeyOut, class T>
+inline constexpr bool packs_segment_ends_v<store_keyed_results<Key, KeyOut, T>> =
+    std::is_same_v<std::remove_cv_t<Key>, std::remove_cv_t<KeyOut>>;
+
+/// \brief Elements per chunk of sum_block_by_scan: its running sums fit in a core's L1 (8 or 16
+/// KiB).
+inline constexpr std::size_t scan_sums_chunk = 2048;
+
+/// \brief reduce_block for `plus` of float values (sums_by_scan_ok), the block's segments
+/// written to `emit.out[s], emit.out[s + 1], ...` without a branch on the heads. The block's
+/// elements after its first head are scanned by the segmented scans' group tree (an addition and
+/// a select on the running sum's chain a group of 32 bytes, not an addition and a branch an
+/// element). The AVX2 form (segmented_grouped_sums.hpp, sum_segment_ends_avx2) keeps, of each
+/// group's sums, only the sums before its heads, packed and stored as the finished results of
+/// the segments that end there (`init` added; by key, the heads' keys beside them). The rest of
+/// the block (the last partial group, or all of it in the portable form) is scanned in chunks
+/// of scan_sums_chunk elements into a buffer in L1, from which every element stores `init` plus
+/// its running sum in its segment's slot (by key, the run's key too), so each slot ends with its
+/// segment's result. Both forms take the same tree (the same bits). Each segment's sum is the
+/// group tree's, so the last bits differ from a fold in sequence order, within the same bound
+/// (its tree is no deeper), and depend only on where the block's first head lies. 2-core
+/// development machine, 2^24 float32, heads one in ten: 34.6-42.4 -> 18.0-26.2 ms on one thread,
+/// 18.0-25.3 -> 9.0-11.7 on two; 16-core host, 2^28, 16 threads: 52.9-62.5 -> 40.1-48.5.
+template <class T, class Input, class Heads, class Emit>
+block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
+                                const T* init, std::size_t s, const Emit& emit) {
+  block_ends<T> r;
+  const std::size_t first = heads.next(b, e);
+  if (first > b) r.lead = fold_nonempty<T>(in, b, first, plus{});
+  if (first == e) return r;
+  const T* x = in.data();
+  T* slot = emit.out + s;
+  T acc = x[first];
+  slot[0] = acc;
+  auto keys = emit.keys_from(s, first);
+  const auto& flags = grouped_heads(heads);
+  const bool avx2 = sums_tails_avx2_usable();
+  alignas(32) T sums[scan_sums_chunk];
+  std::size_t j = 0;  // the slot of the segment element i belongs to
+  // the running sums of [c, end) into their slots, `init` added to each (With_init) or not (a
+  // sum of -0 stays -0)
+  const auto store_chunk = [&]<bool With_init>(std::size_t c, std::size_t end) {
+    for (std::size_t i = c; i < end; ++i) {
+      const bool head = heads.inner(i);
+      j += head ? 1 : 0;
+      slot[j] = With_init ? static_cast<T>(*init + sums[i - c]) : sums[i - c];
+      keys.step(s + j, i, head);
+    }
+  };
+  if (init != nullptr) slot[0] = static_cast<T>(*init + acc);
+  std::size_t c = first + 1;
+#if PARPRIM_HOST_AVX2
+  if constexpr (packs_segment_ends_v<Emit>) {
+    if (avx2) {  // the whole groups: only the segments' ends stored (segment_ends_store)
+      const std::size_t groups = (e - c) / group_elements<T>;
+      using Key = typename Emit::key_type;
+      using Flags = std::remove_cvref_t<decltype(flags)>;
+      acc = init != nullptr ? sum_segment_ends_avx2<true, T, Key, Flags>(
+                                  x, slot, emit.key_slots(s), c, groups, flags, acc, *init, j)
+                            : sum_segment_ends_avx2<false, T, Key, Flags>(
+                                  x, slot, emit.key_slots(s), c, groups, flags, acc, T{}, j);
+      c += groups * group_elements<T>;
+      // the open segment's running sum in its slot, as the loop below keeps it (a head at c
+      // closes it)
+      slot[j] = init != nullptr ? static_cast<T>(*init + acc) : acc;
+      if (c < e) keys = emit.keys_from(s + j, c - 1);  // (integer keys: the run head's bits)
+    }
+  }
+#endif
+  for (; c < e;) {
+    const std::size_t end = e - c < scan_sums_chunk ? e : c + scan_sums_chunk;
+    acc = segmented_grouped_sum_scan(x, sums, c, end, false, acc, flags, avx2);
+    if (init != nullptr)
+      store_chunk.template operator()<true>(c, end);
+    else
+      store_chunk.template operator()<false>(c, end);
+    c = end;
+  }
+  std::size_t last = e - 1;  // the last head
+  while (last > first && !heads.inner(last)) --last;
+  r.tail = init != nullptr ? static_cast<T>(*init + acc) : acc;
+  r.tail_segment = s + j;
+  r.tail_head = last;
+  return r;
+}
+
 /// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
 /// sum_block_by_prefix where the segments are integer sums dense enough for it (see
-/// reduce_segments), else by reduce_block. `read_ahead`: as sum_block_by_prefix's.
+/// reduce_segments), by sum_block_by_scan where they are float sums with between one head in 64
+/// elements and three in four (sparser, reduce_block's lane fold is as fast; denser, its branch
+/// on each head is predicted: every element a head, 2^24 float32 on one thread of the 2-core
+/// development machine, 19.5 ms against 27.4 for a first form without the packed stores), else
+/// by reduce_block.
+/// `read_ahead`: as sum_block_by_prefix's.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
                                  std::size_t s, std::size_t count, const T* init, const Op& op,
@@ -367,6 +491,9 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
     if (dense_enough_for_prefix(count, e - b, vectorized))
       return sum_block_by_prefix(in, heads, b, e, count, vectorized, init != nullptr ? *init : T{},
                                  op, s, emit, read_ahead);
+  } else if constexpr (sums_by_scan_ok<T, Input, Heads, std::remove_cvref_t<Op>, Emit>()) {
+    if (count * 64 >= e - b && !denser_than_three_in_four(count, e - b))
+      return sum_block_by_scan(in, heads, b, e, init, s, emit);
   }
   return reduce_block(in, heads, b, e, init, op, s, emit);
 }
