@@ -4,8 +4,9 @@
 /// 10; every element) and CSR offsets (size_t) of fixed segment lengths (1, 32, 1024, and one
 /// segment of n): the elements are split over the threads, not the segments, so every
 /// distribution should scale. Head flags also with float32, float64 and int64 plus and int32
-/// `maximum` (`op:max`) at type_sizes(), the cells the int32 sums are not: floats and other
-/// operators fold each segment, integer sums take running sums.
+/// `maximum` (`op:max`) at type_sizes(): float sums take the group tree, int64 sums the int32
+/// sums' running sums in 8-byte lanes, double sums and other operators a fold with a branch at
+/// each head.
 /// Bytes read: n * (sizeof(T) + 1) with flags, n * 4 + (k + 1) * 8 with offsets; written:
 /// k * sizeof(T).
 

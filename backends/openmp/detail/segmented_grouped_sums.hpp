@@ -18,6 +18,8 @@
 /// block starts, so the results keep their bits from run to run. Two forms compute the same tree:
 /// the AVX2 one (branch-free: a head every few elements costs what long runs cost) and a portable
 /// one (the tail of a block, and processors without AVX2, or `PARPRIM_SEGMENT_SIMD=portable`).
+/// The per-segment float sums (segments.hpp, sum_block_by_scan) take the same tree and keep, of
+/// each group's outputs, only the sums before its heads (segment_ends_store).
 
 #include <cstddef>
 #include <cstdint>
@@ -227,6 +229,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
   P::store(lanes, run);
   return lanes[0];
 }
+
 /// \brief scan_segmented_groups_into with the outputs in `out` (element `first`'s output:
 /// `out` may be `in + first`); with `Stream`, through group_stream (the caller fences), else
 /// group_store.
