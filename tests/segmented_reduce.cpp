@@ -361,7 +361,7 @@ void check_segment_ends(const std::vector<float>& in, const std::vector<std::uin
   std::vector<float> slot(len + 9, -7.0f);
   std::vector<std::int32_t> keys_out(len + 10, -77);
   std::size_t ends = 0;
-  const float end = od::sum_segment_ends_avx2<With_init, float, Key, Flags>(
+  const float end = od::sum_segment_ends_avx2<With_init, Key, Flags>(
       in.data(), slot.data(), std::is_void_v<Key> ? nullptr : keys_out.data(), b, groups, flags,
       acc0, init, ends);
   ASSERT_EQ(ends, want.size()) << "segments ended";

@@ -243,87 +243,60 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_
   return acc;
 }
 
-/// \brief A store for scan_segmented_groups_into (inclusive, float or double) that keeps only
-/// the sums of the segments that end: each head's lane takes the running sum before it (the lane
-/// before, or the group before's last lane), those of a group are packed to the front by the
-/// table of lane permutations of segment_sums_avx2.hpp and stored (masked: only theirs) at the
-/// next free slots, plus `init` where `With_init`; by key (`Key` not void), each head's key goes
-/// beside the segment it starts, one slot further on. `slot[0]`: the segment open before group
-/// 0. The lanes are moved as 32-bit lanes (an 8-byte element: two).
-template <class T, bool With_init, class Key, class Flags>
+/// \brief A store for scan_segmented_groups_into (inclusive, float) that keeps only the sums of
+/// the segments that end: each head's lane takes the running sum before it (the lane before, or
+/// the group before's last lane), those of a group are packed to the front by the table of lane
+/// permutations of segment_sums_avx2.hpp and stored (masked: only theirs) at the next free
+/// slots, plus `init` where `With_init`; by key (`Key` not void), each head's key goes beside
+/// the segment it starts, one slot further on. `slot[0]`: the segment open before group 0.
+template <bool With_init, class Key, class Flags>
 struct segment_ends_store {
-  using P = group_vector<T>;
-  using V = typename segmented_group_vector<T>::V;
-  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
-  static constexpr int words = sizeof(T) / 4;  // 32-bit lanes an element
-  static constexpr std::size_t width = group_elements<T>;
-
   const Flags& flags;
   std::size_t first;  // element of group 0
-  T* slot;
+  float* slot;
   Key* keys_out;  // by key: the key of the segment in slot[q] at keys_out[q]
-  __m256 before;  // the running sum before the group, in every element
-  V init;
+  __m256 before;  // the running sum before the group, in every lane
+  __m256 init;
   std::size_t j = 0;  // slots written
 
-  PARPRIM_TARGET_AVX2 static __m256 lanes(__m256 v) { return v; }
-  PARPRIM_TARGET_AVX2 static __m256 lanes(__m256d v) { return _mm256_castpd_ps(v); }
-  PARPRIM_TARGET_AVX2 static V elements(__m256 v) {
-    if constexpr (words == 1)
-      return v;
-    else
-      return _mm256_castps_pd(v);
-  }
-
-  PARPRIM_TARGET_AVX2 void put(std::size_t g, V value) {
-    const __m256 v = lanes(value);
-    const std::size_t at = first + g * width;
-    const __m256 mask = _mm256_castsi256_ps(heads_mask_avx2<U>(flags, at));
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, __m256 v) {
+    const std::size_t at = first + g * 8;
     const auto heads = static_cast<unsigned>(
-        words == 1 ? _mm256_movemask_ps(mask) : _mm256_movemask_pd(_mm256_castps_pd(mask)));
-    // element k: the sum before element k of the group
-    __m256 shifted;
-    if constexpr (words == 1)
-      shifted = _mm256_blend_ps(
-          _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), before, 0x01);
-    else
-      shifted = _mm256_blend_ps(
-          _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 1, 0, 1, 2, 3, 4, 5)), before, 0x03);
-    const __m256i pack = _mm256_load_si256(
-        reinterpret_cast<const __m256i*>(packing_table_v<sizeof(T)>[heads].data()));
+        _mm256_movemask_ps(_mm256_castsi256_ps(heads_mask_avx2<std::uint32_t>(flags, at))));
+    // lane k: the sum before element k of the group
+    const __m256 shifted = _mm256_blend_ps(
+        _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), before, 0x01);
+    const __m256i pack =
+        _mm256_load_si256(reinterpret_cast<const __m256i*>(packing_table_v<4>[heads].data()));
     const auto met = static_cast<unsigned>(_mm_popcnt_u32(heads));
-    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(met) * words),
+    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(met)),
                                             _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256 ends = _mm256_permutevar8x32_ps(shifted, pack);
-    if constexpr (With_init) ends = lanes(P::add(init, elements(ends)));
-    _mm256_maskstore_ps(reinterpret_cast<float*>(slot + j), keep, ends);
+    if constexpr (With_init) ends = _mm256_add_ps(init, ends);
+    _mm256_maskstore_ps(slot + j, keep, ends);
     if constexpr (!std::is_void_v<Key>) {
       const __m256i keys = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(flags.data() + at));
       _mm256_maskstore_epi32(reinterpret_cast<int*>(keys_out + j + 1), keep,
                              _mm256_permutevar8x32_epi32(keys, pack));
     }
     j += met;
-    before = _mm256_permutevar8x32_ps(
-        v, words == 1 ? _mm256_set1_epi32(7) : _mm256_setr_epi32(6, 7, 6, 7, 6, 7, 6, 7));
+    before = _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7));
   }
 };
 
-/// \brief The `groups` whole groups from element `first` (>= 1 in the sequence) of `in`, from
-/// the running sum `acc`, through segment_ends_store: the sums of the segments that end in them
-/// (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their successors' keys at
-/// `keys_out[1], ...`); `ends` receives how many. Returns the running sum after the last group.
-template <bool With_init, class T, class Key, class Flags>
-PARPRIM_TARGET_AVX2 T sum_segment_ends_avx2(const T* in, T* slot, Key* keys_out, std::size_t first,
-                                            std::size_t groups, const Flags& flags, T acc, T init,
-                                            std::size_t& ends) {
-  using Store = segment_ends_store<T, With_init, Key, Flags>;
-  Store store{flags,
-              first,
-              slot,
-              keys_out,
-              Store::lanes(group_vector<T>::broadcast(acc)),
-              group_vector<T>::broadcast(init)};
-  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, T{});
+/// \brief The `groups` whole groups of 8 floats from element `first` (>= 1 in the sequence) of
+/// `in`, from the running sum `acc`, through segment_ends_store: the sums of the segments that
+/// end in them (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their
+/// successors' keys at `keys_out[1], ...`); `ends` receives how many. Returns the running sum
+/// after the last group.
+template <bool With_init, class Key, class Flags>
+PARPRIM_TARGET_AVX2 float sum_segment_ends_avx2(const float* in, float* slot, Key* keys_out,
+                                                std::size_t first, std::size_t groups,
+                                                const Flags& flags, float acc, float init,
+                                                std::size_t& ends) {
+  segment_ends_store<With_init, Key, Flags> store{
+      flags, first, slot, keys_out, _mm256_set1_ps(acc), _mm256_set1_ps(init)};
+  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f);
   ends = store.j;
   return acc;
 }

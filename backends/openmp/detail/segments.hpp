@@ -367,7 +367,7 @@ const parprim::detail::key_heads<Key>& grouped_heads(const parprim::detail::key_
 
 /// \brief Whether sum_block_by_scan takes a block: `plus` of float values read as they are,
 /// results only stored, heads from one-byte flags or from integer keys of the values' size
-/// (segmented_grouped_sums_ok). Not double values (the form takes them): their groups of four
+/// (segmented_grouped_sums_ok). Not double values: in the same form their groups of four
 /// elements left the scan bound by its arithmetic, as reduce_block is (heads one in ten, 2^24,
 /// 2-core development machine: one thread 36.6-47.1 -> 32.2-33.1 ms, two 18.4-23.1 -> 16.9-20.6;
 /// 16-core host, 2^28, 16 threads, 61.5-66.5 -> 66.5-79.9).
@@ -418,8 +418,10 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
   if (first == e) return r;
   const T* x = in.data();
   T* slot = emit.out + s;
+  // a segment's result from its sum: `init` added, or the sum itself (a sum of -0 stays -0)
+  const auto result = [init](T sum) { return init != nullptr ? static_cast<T>(*init + sum) : sum; };
   T acc = x[first];
-  slot[0] = acc;
+  slot[0] = result(acc);
   auto keys = emit.keys_from(s, first);
   const auto& flags = grouped_heads(heads);
   const bool avx2 = sums_tails_avx2_usable();
@@ -435,7 +437,6 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       keys.step(s + j, i, head);
     }
   };
-  if (init != nullptr) slot[0] = static_cast<T>(*init + acc);
   std::size_t c = first + 1;
 #if PARPRIM_HOST_AVX2
   if constexpr (packs_segment_ends_v<Emit>) {
@@ -443,14 +444,14 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       const std::size_t groups = (e - c) / group_elements<T>;
       using Key = typename Emit::key_type;
       using Flags = std::remove_cvref_t<decltype(flags)>;
-      acc = init != nullptr ? sum_segment_ends_avx2<true, T, Key, Flags>(
-                                  x, slot, emit.key_slots(s), c, groups, flags, acc, *init, j)
-                            : sum_segment_ends_avx2<false, T, Key, Flags>(
-                                  x, slot, emit.key_slots(s), c, groups, flags, acc, T{}, j);
+      acc = init != nullptr ? sum_segment_ends_avx2<true, Key, Flags>(x, slot, emit.key_slots(s), c,
+                                                                      groups, flags, acc, *init, j)
+                            : sum_segment_ends_avx2<false, Key, Flags>(
+                                  x, slot, emit.key_slots(s), c, groups, flags, acc, 0.0f, j);
       c += groups * group_elements<T>;
       // the open segment's running sum in its slot, as the loop below keeps it (a head at c
       // closes it)
-      slot[j] = init != nullptr ? static_cast<T>(*init + acc) : acc;
+      slot[j] = result(acc);
       if (c < e) keys = emit.keys_from(s + j, c - 1);  // (integer keys: the run head's bits)
     }
   }
@@ -466,7 +467,7 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
   }
   std::size_t last = e - 1;  // the last head
   while (last > first && !heads.inner(last)) --last;
-  r.tail = init != nullptr ? static_cast<T>(*init + acc) : acc;
+  r.tail = result(acc);
   r.tail_segment = s + j;
   r.tail_head = last;
   return r;
