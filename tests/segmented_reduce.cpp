@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -332,6 +333,99 @@ TEST(OmpSegmentsInRounds, ResultsOfEveryRoundAndThrows) {
           throws += thrown;
         }
   EXPECT_GT(throws, 300) << "most throwing runs reach their throw";
+}
+
+/// The OpenMP per-segment folds in chains (segments.hpp, reduce_block_in_chains: head flags or
+/// int32 keys, heads between one in 24 and three in four, operators of the library on
+/// arithmetic values; each case as segmented_reduce and as reduce_by_key): several
+/// runs folded in step, a run's first segment folded again after the chunk. Each segment is
+/// folded in sequence order, so on one thread float64 sums have the sequential loop's bits;
+/// integer maxima, products and xors on 1-4 threads are exact. Lengths around the chunks of
+/// 4 x 512 elements; heads random, only in the first run of each chunk (the other runs start
+/// and end inside one segment), or exactly at the runs' starts; int32 products of segments of
+/// one or two elements that do not overflow while the chains' discarded products do (undefined
+/// if they were not wrapped: the sanitizer build would say so).
+TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  constexpr std::size_t run = 512, chunk = 4 * run;
+  const auto compare = [&]<class T, class Op>(const std::vector<T>& in,
+                                              const std::vector<std::uint8_t>& flags, T init, Op op,
+                                              int threads, const char* what) {
+    SCOPED_TRACE(std::string(what) + ", " + std::to_string(threads) + " threads");
+    const std::size_t k = static_cast<std::size_t>(
+        1 + std::count_if(flags.begin() + 1, flags.end(), [](std::uint8_t f) { return f != 0; }));
+    std::vector<T> want(k), got(k + 1, T{7});
+    const std::span<const T> x(in);
+    const std::span<const std::uint8_t> f(flags);
+    ASSERT_EQ(parprim::segmented_reduce(parprim::seq, x, f, std::span<T>(want), init, op), k);
+    ASSERT_EQ(
+        parprim::segmented_reduce(parprim::omp.threads(threads), x, f, std::span<T>(got), init, op),
+        k);
+    for (std::size_t s = 0; s < k; ++s)
+      ASSERT_TRUE(std::memcmp(&got[s], &want[s], sizeof(T)) == 0)
+          << "segment " << s << " of " << k << ": " << got[s] << " against " << want[s];
+    ASSERT_EQ(got[k], T{7}) << "written past the segments";
+    // the same segments as runs of int32 keys (reduce_by_key: no init)
+    std::vector<std::int32_t> keys(in.size()), want_keys(k), got_keys(k + 1, -1);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      keys[i] = i == 0 ? -5 : keys[i - 1] + (flags[i] != 0 ? flags[i] : 0);
+    const std::span<const std::int32_t> ks(keys);
+    ASSERT_EQ(parprim::reduce_by_key(parprim::seq, ks, x, std::span<std::int32_t>(want_keys),
+                                     std::span<T>(want), op),
+              k);
+    std::fill(got.begin(), got.end(), T{7});
+    ASSERT_EQ(parprim::reduce_by_key(parprim::omp.threads(threads), ks, x,
+                                     std::span<std::int32_t>(got_keys), std::span<T>(got), op),
+              k);
+    for (std::size_t s = 0; s < k; ++s) {
+      ASSERT_TRUE(std::memcmp(&got[s], &want[s], sizeof(T)) == 0)
+          << "run " << s << " of " << k << ": " << got[s] << " against " << want[s];
+      ASSERT_EQ(got_keys[s], want_keys[s]) << "key of run " << s;
+    }
+    ASSERT_EQ(got[k], T{7}) << "written past the runs";
+    ASSERT_EQ(got_keys[k], -1) << "key written past the runs";
+  };
+  for (const std::size_t n : {chunk - 1, chunk, chunk + 1, chunk + 2, 2 * chunk + 1,
+                              3 * chunk + run + 5, std::size_t{10007}})
+    for (const int pattern : {7, 10, 30, 60, 70, -1, -2}) {  // heads in 100; first runs; starts
+      SCOPED_TRACE("n " + std::to_string(n) + ", heads " + std::to_string(pattern));
+      std::vector<std::uint8_t> flags(n, 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t at = i % chunk;  // (chunks counted from 0: the first head is element 0)
+        const bool head = pattern == -1   ? at < run && uniform_int<int>(r, 0, 2) == 0
+                          : pattern == -2 ? at % run == 0 || uniform_int<int>(r, 0, 9) == 0
+                                          : uniform_int<int>(r, 0, 99) < pattern;
+        flags[i] = head ? static_cast<std::uint8_t>(uniform_int<int>(r, 1, 255)) : 0;
+      }
+      std::vector<double> reals(n);
+      for (auto& v : reals)
+        v = uniform_real<double>(r, -1.0, 1.0) * std::ldexp(1.0, uniform_int<int>(r, -20, 20));
+      std::vector<std::int64_t> wide(n);
+      for (auto& v : wide) v = uniform_int<std::int64_t>(r, INT64_MIN, INT64_MAX);
+      std::vector<std::uint32_t> words(n);
+      for (auto& v : words) v = static_cast<std::uint32_t>(r());
+      compare(reals, flags, uniform_real<double>(r, -4.0, 4.0), parprim::plus{}, 1, "float64 plus");
+      for (const int threads : {1, 2, 3, 4}) {
+        compare(wide, flags, std::int64_t{INT64_MIN}, parprim::maximum{}, threads, "int64 max");
+        compare(wide, flags, std::int64_t{-3}, parprim::minimum{}, threads, "int64 min");
+        compare(words, flags, 12345u, parprim::bit_xor{}, threads, "uint32 xor");
+        compare(words, flags, 3u, parprim::multiplies{}, threads, "uint32 multiplies");
+      }
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+  // int32 products: segments of one or two elements below 30000 in magnitude
+  std::vector<std::uint8_t> flags(10007);
+  std::vector<std::int32_t> small(flags.size());
+  for (std::size_t i = 0, length = 0; i < flags.size(); ++i) {
+    const bool head = i == 0 || length == 2 || uniform_int<int>(r, 0, 1) == 0;
+    flags[i] = head ? 1 : 0;
+    length = head ? 1 : length + 1;
+    small[i] = uniform_int<std::int32_t>(r, -30000, 30000);
+  }
+  for (const int threads : {1, 2, 3})
+    compare(small, flags, std::int32_t{-1}, parprim::multiplies{}, threads, "int32 multiplies");
 }
 #endif
 

@@ -128,7 +128,8 @@ void check_operator_laws(const char* fn, const Op& op, const std::vector<T>& sam
   if constexpr (checkable_v<T>) {
     const std::size_t m = sample.size();
     if (m == 0) return;
-    const auto apply = [&](const T& x, const T& y) { return static_cast<T>(op(x, y)); };
+    // (signed integer sums and products wrap: the samples' overflow must not be undefined)
+    const auto apply = [&](const T& x, const T& y) { return apply_wrapping<T>(op, x, y); };
     // Operands: the sampled elements and partial results built from them.
     std::vector<T> values = sample;
     for (std::size_t i = 0; i + 1 < m && values.size() < 2 * m; ++i)

@@ -160,6 +160,21 @@ struct bit_xor {
 };
 
 namespace detail {
+/// \brief `op(a, b)` as a `T`, where `op` is the library's `plus` or `multiplies` on a signed
+/// integer type at least as wide as `int` computed in its unsigned twin: the same bits wherever
+/// the signed result exists, and defined where it overflows. For code that combines operands
+/// the sequence may never combine (the operator checker's samples, the OpenMP per-segment
+/// chains), whose overflow must not be undefined.
+template <class T, class Op>
+PARPRIM_HOST_DEVICE constexpr T apply_wrapping(const Op& op, const T& a, const T& b) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T> && sizeof(T) >= sizeof(int) &&
+                (std::is_same_v<Op, plus> || std::is_same_v<Op, multiplies>)) {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(op(static_cast<U>(a), static_cast<U>(b))));
+  } else {
+    return static_cast<T>(op(a, b));
+  }
+}
 template <class Op>
 concept declares_commutative = requires {
   { Op::is_commutative } -> std::convertible_to<bool>;

@@ -473,6 +473,152 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
   return r;
 }
 
+/// \brief Whether reduce_block_in_chains takes a block: head flags (results only stored) or
+/// integer keys (each run's key and result stored: equal integers have the same bits, so any
+/// element of a run may give its key), values of an arithmetic type that select_without_branch
+/// selects on their bits, and an operator of the library other than exact_plus (plus on
+/// integers takes sum_block_by_prefix first, on float sum_block_by_scan). Not user operators:
+/// the chains apply the operator at every element, a head's element to the segment before it
+/// too, and keep one of two results, so they would run user code on operands the sequence
+/// never combines. Not the floating-point minimum and maximum, whose order of NaNs and zeros
+/// takes a dozen instructions an element: the chains, bound by instructions, were slower there
+/// (float32 minimum, 2^24, one thread of the 2-core development machine: 51-95 ms before, 91-101
+/// in chains).
+template <class T, class Heads, class Op, class Emit>
+constexpr bool folds_in_chains_ok() {
+  using O = std::remove_cvref_t<Op>;
+  constexpr bool integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+  constexpr bool op_ok = std::is_same_v<O, plus> || std::is_same_v<O, multiplies> ||
+                         (integer && (std::is_same_v<O, minimum> || std::is_same_v<O, maximum> ||
+                                      std::is_same_v<O, bit_and> || std::is_same_v<O, bit_or> ||
+                                      std::is_same_v<O, bit_xor>));
+  if constexpr (!selects_on_bits_v<T> || !(integer || std::is_floating_point_v<T>) || !op_ok)
+    return false;
+  else if constexpr (is_flag_heads_v<Heads>)
+    return std::is_same_v<Emit, store_results<T>>;
+  else if constexpr (requires { typename Emit::key_type; })
+    return !std::is_same_v<Emit, store_results<T>> &&
+           std::is_integral_v<std::remove_cv_t<typename Emit::key_type>> &&
+           std::is_same_v<Heads, parprim::detail::key_heads<typename Emit::key_type>>;
+  else
+    return false;
+}
+
+/// \brief Elements each chain of reduce_block_in_chains takes in a chunk: the chains' elements
+/// lie this far apart, so one index addresses them all.
+inline constexpr std::size_t chain_elements = 512;
+/// \brief The chains of a chunk of reduce_block_in_chains.
+inline constexpr std::size_t chains = 4;
+
+/// \brief reduce_block for an operator of the library on arithmetic values where heads are
+/// neither sparse nor dense (folds_in_chains_ok; one head in 24 elements to three in four), the
+/// block's segments written to `emit.out[s], ...` without a branch on the heads. Each element
+/// stores its segment's running value before it in the segment's slot, then starts a new
+/// running value at a head (`init op x`, or `x`) or extends it (`acc op x`), one operator
+/// application and a select either way, so each slot ends with its segment's result. One such
+/// chain is bound
+/// by the latency of the operator and the select, so the block is taken in chunks of `chains`
+/// runs of `chain_elements` elements folded in step (their chains overlap; one index addresses
+/// them all). A run other than the first starts inside a segment: until its first head it
+/// folds garbage into the slot of the segment the run before it ends in. After the chunk that
+/// slot is written again, in order: the run before's last value with the elements up to the
+/// head folded on, one by one. So each segment is folded in sequence order from its head, as
+/// the sequential loop folds it (floating-point sums too, where reduce_block's lane fold of a
+/// long segment differs); only a segment that crosses blocks is grouped by the stitching. The
+/// open segment's slot holds a partial result until the stitching writes it.
+template <class T, class Input, class Heads, class Op, class Emit>
+block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::size_t b,
+                                     std::size_t e, const T* init, const Op& op, std::size_t s,
+                                     const Emit& emit) {
+  block_ends<T> r;
+  const std::size_t first = heads.next(b, e);
+  if (first > b) r.lead = fold_nonempty<T>(in, b, first, op);
+  if (first == e) return r;
+  T* const out = emit.out;
+  constexpr bool keyed = !is_flag_heads_v<Heads>;
+  struct chain {
+    T acc;           // the running value of the segment in slot `at`
+    std::size_t at;  // that slot
+  };
+  const auto fold = [&]<bool With_init>() {
+    const T base = With_init ? *init : T{};  // (a copy: the stores to `out` may alias *init)
+    // element i of `c`'s run: the segment's value so far stored in its slot, then the value
+    // after i: a new segment's start (`init op x`, or `x`) or the old one extended (`acc op x`)
+    // (By key, `Key_too`: the run's key stored in its slot too.)
+    const auto step = [&]<bool Key_too>(chain& c, std::size_t i, bool head) {
+      const T x = static_cast<T>(in[i]);
+      out[c.at] = c.acc;
+      c.at += head ? 1 : 0;
+      if constexpr (Key_too) emit.keys_out[c.at] = emit.keys[i];
+      if constexpr (With_init)
+        c.acc = parprim::detail::apply_wrapping<T>(op, select_without_branch(head, base, c.acc), x);
+      else
+        c.acc = select_without_branch(head, x, parprim::detail::apply_wrapping<T>(op, c.acc, x));
+    };
+    chain open{With_init ? parprim::detail::apply_wrapping<T>(op, base, static_cast<T>(in[first]))
+                         : static_cast<T>(in[first]),
+               s};
+    if constexpr (keyed) emit.keys_out[s] = emit.keys[first];
+    std::size_t c = first + 1;
+    constexpr std::size_t chunk = chains * chain_elements;
+    alignas(64) unsigned char run_heads[keyed ? chunk : 1];  // keys: the chunk's heads
+    for (; e - c >= chunk; c += chunk) {
+      // the chunk's heads, a byte an element: the flags themselves, or the keys compared
+      const unsigned char* h;
+      if constexpr (keyed) {
+        const auto* keys = heads_keys(heads);
+        for (std::size_t j = 0; j < chunk; ++j)  // (vectorizes)
+          run_heads[j] = keys[c + j] == keys[c + j - 1] ? 0 : 1;
+        h = run_heads;
+      } else {
+        h = flag_bytes(heads) + c;
+      }
+      chain run[chains];
+      run[0] = open;
+      std::size_t slot = open.at;
+      if constexpr (keyed) {  // each run's key in its slot (any of its elements has its bits)
+        std::size_t at = slot;
+        for (std::size_t j = 0; j < chunk; ++j) {
+          at += run_heads[j];
+          emit.keys_out[at] = emit.keys[c + j];
+        }
+      }
+      for (std::size_t q = 1; q < chains; ++q) {  // run q from the slot its first element is in
+        slot += parprim::detail::count_set_bytes(h, (q - 1) * chain_elements, q * chain_elements);
+        run[q] = {static_cast<T>(in[c + q * chain_elements]), slot};
+      }
+      for (std::size_t k = 0; k < chain_elements; ++k)
+        for (std::size_t q = 0; q < chains; ++q) {
+          const std::size_t j = q * chain_elements + k;
+          step.template operator()<false>(run[q], c + j, h[j] != 0);
+        }
+      // the runs' first segments: each run's elements up to its first head folded on the value
+      // before them; a run without a head leaves the segment open
+      chain last = run[0];
+      for (std::size_t q = 1; q < chains; ++q) {
+        const std::size_t from = q * chain_elements, to = from + chain_elements;
+        std::size_t j = from;
+        for (; j < to && h[j] == 0; ++j)
+          last.acc = parprim::detail::apply_wrapping<T>(op, last.acc, static_cast<T>(in[c + j]));
+        if (j == to) continue;
+        out[last.at] = last.acc;
+        last = run[q];
+      }
+      open = last;
+    }
+    for (; c < e; ++c) step.template operator()<keyed>(open, c, heads.inner(c));
+    return open;
+  };
+  const chain open =
+      init != nullptr ? fold.template operator()<true>() : fold.template operator()<false>();
+  std::size_t last = e - 1;  // the last head
+  while (last > first && !heads.inner(last)) --last;
+  r.tail = open.acc;
+  r.tail_segment = open.at;
+  r.tail_head = last;
+  return r;
+}
+
 /// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
 /// sum_block_by_prefix where the segments are integer sums dense enough for it (see
 /// reduce_segments), by sum_block_by_scan where they are float sums with between one head in 64
@@ -495,6 +641,9 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
   } else if constexpr (sums_by_scan_ok<T, Input, Heads, std::remove_cvref_t<Op>, Emit>()) {
     if (count * 64 >= e - b && !denser_than_three_in_four(count, e - b))
       return sum_block_by_scan(in, heads, b, e, init, s, emit);
+  } else if constexpr (folds_in_chains_ok<T, Heads, Op, Emit>()) {
+    if (count * 24 >= e - b && !denser_than_three_in_four(count, e - b))
+      return reduce_block_in_chains(in, heads, b, e, init, op, s, emit);
   }
   return reduce_block(in, heads, b, e, init, op, s, emit);
 }
