@@ -16,7 +16,9 @@
 /// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic);
 /// integer sums over blocks dense in heads (head flags, keys), by running sums without a branch
 /// on the heads (sum_block_by_prefix; a vector at a time where the processor has AVX2,
-/// segment_sums_avx2.hpp).
+/// segment_sums_avx2.hpp); float sums by the segmented scans' group tree (sum_block_by_scan);
+/// the library's other operators on arithmetic values in chains folded in step, without a
+/// branch on the heads either (reduce_block_in_chains).
 
 #include <omp.h>
 
@@ -624,8 +626,11 @@ block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::s
 /// reduce_segments), by sum_block_by_scan where they are float sums with between one head in 64
 /// elements and three in four (sparser, reduce_block's lane fold is as fast; denser, its branch
 /// on each head is predicted: every element a head, 2^24 float32 on one thread of the 2-core
-/// development machine, 19.5 ms against 27.4 for a first form without the packed stores), else
-/// by reduce_block.
+/// development machine, 19.5 ms against 27.4 for a first form without the packed stores), by
+/// reduce_block_in_chains where folds_in_chains_ok holds and the heads are between one in 24
+/// (sparser, reduce_block's lane fold is as fast: int32 maximum at one head in 64 on one
+/// thread of the 2-core development machine, 18-21 ms against 24 in chains) and three in four,
+/// else by reduce_block.
 /// `read_ahead`: as sum_block_by_prefix's.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
