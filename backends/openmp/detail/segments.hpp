@@ -518,16 +518,18 @@ inline constexpr std::size_t chains = 4;
 /// stores its segment's running value before it in the segment's slot, then starts a new
 /// running value at a head (`init op x`, or `x`) or extends it (`acc op x`), one operator
 /// application and a select either way, so each slot ends with its segment's result. One such
-/// chain is bound
-/// by the latency of the operator and the select, so the block is taken in chunks of `chains`
-/// runs of `chain_elements` elements folded in step (their chains overlap; one index addresses
-/// them all). A run other than the first starts inside a segment: until its first head it
-/// folds garbage into the slot of the segment the run before it ends in. After the chunk that
-/// slot is written again, in order: the run before's last value with the elements up to the
-/// head folded on, one by one. So each segment is folded in sequence order from its head, as
-/// the sequential loop folds it (floating-point sums too, where reduce_block's lane fold of a
-/// long segment differs); only a segment that crosses blocks is grouped by the stitching. The
-/// open segment's slot holds a partial result until the stitching writes it.
+/// chain is bound by the latency of the operator and the select, so the block is taken in
+/// chunks of `chains` runs of `chain_elements` elements folded in step (their chains overlap;
+/// one index addresses them all). A run other than the first starts inside a segment: until
+/// its first head it folds garbage into the slot of the segment the run before it ends in.
+/// After the chunk that slot is written again, in order: the run before's last value with the
+/// elements up to the head folded on, one by one. So each segment is folded in sequence order
+/// from its head, as the sequential loop folds it (floating-point sums too, where
+/// reduce_block's lane fold of a long segment differs); only a segment that crosses blocks is
+/// grouped by the stitching. By key, the chunk's heads are first compared into a byte each, and
+/// each run's key goes to its slot in a loop of its own (in the chains' loop it left them short
+/// of registers: int32 maximum by key, one run in ten, 50 -> 57 ms). The open segment's slot
+/// holds a partial result until the stitching writes it.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::size_t b,
                                      std::size_t e, const T* init, const Op& op, std::size_t s,
