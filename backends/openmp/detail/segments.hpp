@@ -511,6 +511,14 @@ constexpr bool folds_in_chains_ok() {
 inline constexpr std::size_t chain_elements = 512;
 /// \brief The chains of a chunk of reduce_block_in_chains.
 inline constexpr std::size_t chains = 4;
+/// \brief Whether reduce_block_in_chains asks the cache for the next chunk while it folds one
+/// (its four runs are four short streams, which the hardware prefetcher takes up late); a
+/// compile-time knob for A/B runs (`PARPRIM_OMP_CHAINS_PREFETCH`).
+#if defined(PARPRIM_OMP_CHAINS_PREFETCH)
+inline constexpr bool chains_prefetch = PARPRIM_OMP_CHAINS_PREFETCH != 0;
+#else
+inline constexpr bool chains_prefetch = true;
+#endif
 
 /// \brief reduce_block for an operator of the library on arithmetic values where heads are
 /// neither sparse nor dense (folds_in_chains_ok; one head in 24 elements to three in four), the
@@ -591,11 +599,28 @@ block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::s
         slot += parprim::detail::count_set_bytes(h, (q - 1) * chain_elements, q * chain_elements);
         run[q] = {static_cast<T>(in[c + q * chain_elements]), slot};
       }
-      for (std::size_t k = 0; k < chain_elements; ++k)
-        for (std::size_t q = 0; q < chains; ++q) {
-          const std::size_t j = q * chain_elements + k;
-          step.template operator()<false>(run[q], c + j, h[j] != 0);
+      // (the next chunk's lines asked for a line of each run's values every `line` steps, its
+      // heads' lines every 64: only where the next chunk lies wholly in the block)
+      constexpr std::size_t line = 64 / sizeof(T) > 0 ? 64 / sizeof(T) : 1;
+      const bool ahead = chains_prefetch && e - c >= 2 * chunk;
+      for (std::size_t k0 = 0; k0 < chain_elements; k0 += line) {
+        if constexpr (requires { in.data(); }) {
+          if (ahead)
+            for (std::size_t q = 0; q < chains; ++q) {
+              const std::size_t j = c + chunk + q * chain_elements + k0;
+              __builtin_prefetch(in.data() + j);
+              if constexpr (keyed)
+                __builtin_prefetch(heads_keys(heads) + j);
+              else if (k0 % 64 == 0)
+                __builtin_prefetch(flag_bytes(heads) + j);
+            }
         }
+        for (std::size_t k = k0; k < k0 + line; ++k)
+          for (std::size_t q = 0; q < chains; ++q) {
+            const std::size_t j = q * chain_elements + k;
+            step.template operator()<false>(run[q], c + j, h[j] != 0);
+          }
+      }
       // the runs' first segments: each run's elements up to its first head folded on the value
       // before them; a run without a head leaves the segment open
       chain last = run[0];
