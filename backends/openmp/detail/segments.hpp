@@ -90,6 +90,15 @@ segment_plan plan_segments(const omp_policy& policy, const Heads& heads) {
   return plan;
 }
 
+/// \brief The last head in [first, e), `first` being one: searched element by element from
+/// e - 1 (short where heads are dense, which is where its callers run).
+template <class Heads>
+std::size_t last_head(const Heads& heads, std::size_t first, std::size_t e) {
+  std::size_t last = e - 1;
+  while (last > first && !heads.inner(last)) --last;
+  return last;
+}
+
 /// \brief What a block leaves for the stitching.
 template <class T>
 struct block_ends {
@@ -348,8 +357,7 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   for (std::size_t q = j; q-- > finished + 1;)           // backwards, in place: vectorizes
     slot[q] = static_cast<U>(base + static_cast<U>(slot[q] - slot[q - 1]));
   if (j > finished) slot[finished] = static_cast<U>(base + static_cast<U>(slot[finished] - closed));
-  std::size_t last = e - 1;  // the last head
-  while (last > first && !heads.inner(last)) --last;
+  const std::size_t last = last_head(heads, first, e);
   r.tail = static_cast<T>(static_cast<U>(base + static_cast<U>(running - before)));
   r.tail_segment = s + j;
   r.tail_head = last;
@@ -467,8 +475,7 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       store_chunk.template operator()<false>(c, end);
     c = end;
   }
-  std::size_t last = e - 1;  // the last head
-  while (last > first && !heads.inner(last)) --last;
+  const std::size_t last = last_head(heads, first, e);
   r.tail = result(acc);
   r.tail_segment = s + j;
   r.tail_head = last;
@@ -498,9 +505,8 @@ constexpr bool folds_in_chains_ok() {
     return false;
   else if constexpr (is_flag_heads_v<Heads>)
     return std::is_same_v<Emit, store_results<T>>;
-  else if constexpr (requires { typename Emit::key_type; })
-    return !std::is_same_v<Emit, store_results<T>> &&
-           std::is_integral_v<std::remove_cv_t<typename Emit::key_type>> &&
+  else if constexpr (only_stores_v<Emit>)
+    return std::is_integral_v<std::remove_cv_t<typename Emit::key_type>> &&
            std::is_same_v<Heads, parprim::detail::key_heads<typename Emit::key_type>>;
   else
     return false;
@@ -601,7 +607,7 @@ block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::s
       }
       // (the next chunk's lines asked for a line of each run's values every `line` steps, its
       // heads' lines every 64: only where the next chunk lies wholly in the block)
-      constexpr std::size_t line = 64 / sizeof(T) > 0 ? 64 / sizeof(T) : 1;
+      constexpr std::size_t line = 64 / sizeof(T);  // (values of at most 8 bytes)
       const bool ahead = chains_prefetch && e - c >= 2 * chunk;
       for (std::size_t k0 = 0; k0 < chain_elements; k0 += line) {
         if constexpr (requires { in.data(); }) {
@@ -640,8 +646,7 @@ block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::s
   };
   const chain open =
       init != nullptr ? fold.template operator()<true>() : fold.template operator()<false>();
-  std::size_t last = e - 1;  // the last head
-  while (last > first && !heads.inner(last)) --last;
+  const std::size_t last = last_head(heads, first, e);
   r.tail = open.acc;
   r.tail_segment = open.at;
   r.tail_head = last;

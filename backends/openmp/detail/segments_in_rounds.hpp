@@ -68,13 +68,6 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   const auto start = [&](std::size_t k) {
     return init ? static_cast<T>(op(*init, static_cast<T>(in[k]))) : static_cast<T>(in[k]);
   };
-  // the last head in [first, e), first being one (searched element by element from e - 1:
-  // short where the heads are dense, which is where the rounds run)
-  const auto last_head = [&](std::size_t first, std::size_t e) {
-    std::size_t last = e - 1;
-    while (last > first && !heads.inner(last)) --last;
-    return last;
-  };
   // the segment from head `h` to e
   const auto open_fold = [&](std::size_t h, std::size_t e) {
     return fold(start(h), in, h + 1, e - h - 1, op);
@@ -93,7 +86,7 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
     mine = {b, e, e, e, count};
     if (count == 0) return open_segment<T>{0, 0, fold_nonempty<T>(in, b, e, op)};
     mine.first = heads.next(b, e);
-    mine.last = count == 1 ? mine.first : last_head(mine.first, e);
+    mine.last = count == 1 ? mine.first : last_head(heads, mine.first, e);
     return open_segment<T>{count, mine.last, open_fold(mine.last, e)};
   };
   const auto combine = [&](const open_segment<T>& a, const open_segment<T>& b) {
@@ -107,7 +100,7 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
     if (seen.b != b || seen.e != e) {  // (one thread: no folds)
       seen = {b, e, heads.next(b, e), e, 0};
       if (seen.first < e) {
-        seen.last = last_head(seen.first, e);
+        seen.last = last_head(heads, seen.first, e);
         seen.count = heads.count(seen.first, e);
       }
     }
