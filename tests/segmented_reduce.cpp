@@ -10,9 +10,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -426,6 +428,132 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
   }
   for (const int threads : {1, 2, 3})
     compare(small, flags, std::int32_t{-1}, parprim::multiplies{}, threads, "int32 multiplies");
+}
+
+/// The OpenMP per-segment vector fold (segments.hpp, fold_block_by_vectors; segment_folds_avx2.hpp:
+/// blocks with at least one head in 64 elements, where the processor has AVX2) against `seq`,
+/// bit for bit, as segmented_reduce (with and without init) and as reduce_by_key (keys of the
+/// values' size): integer minimum, maximum and bit operators on 4- and 8-byte values, 4-byte
+/// products (uint32 wrapping), float and double minimum and maximum with NaNs of both signs and
+/// several payloads, signed zeros, infinities and subnormals (the order of operators.hpp, taken on
+/// ordered keys). Lengths around the vectors, heads from one in 64 to every element, 1-4
+/// threads. Without AVX2 (or PARPRIM_SEGMENT_SIMD=portable) the same comparisons check the
+/// element-by-element folds.
+TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  const auto same_bits = [](const auto& a, const auto& b) {
+    return std::memcmp(&a, &b, sizeof(a)) == 0;
+  };
+  const auto compare = [&]<class T, class Op>(const std::vector<T>& in,
+                                              const std::vector<std::uint8_t>& flags, T init, Op op,
+                                              int threads, const char* what) {
+    SCOPED_TRACE(std::string(what) + ", " + std::to_string(threads) + " threads");
+    const std::size_t k = static_cast<std::size_t>(
+        1 + std::count_if(flags.begin() + 1, flags.end(), [](std::uint8_t f) { return f != 0; }));
+    const std::span<const T> x(in);
+    const std::span<const std::uint8_t> f(flags);
+    const T guard = static_cast<T>(77);
+    for (const bool with_init : {false, true}) {
+      std::vector<T> want(k), got(k + 1, guard);
+      if (with_init) {
+        ASSERT_EQ(parprim::segmented_reduce(parprim::seq, x, f, std::span<T>(want), init, op), k);
+        ASSERT_EQ(parprim::segmented_reduce(parprim::omp.threads(threads), x, f, std::span<T>(got),
+                                            init, op),
+                  k);
+      } else {  // (reduce_by_key's results: no init)
+        using Key = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+        std::vector<Key> keys(in.size()), want_keys(k), got_keys(k + 1, Key{-1});
+        for (std::size_t i = 0; i < keys.size(); ++i)
+          keys[i] = i == 0 ? Key{-5} : static_cast<Key>(keys[i - 1] + flags[i]);
+        const std::span<const Key> ks(keys);
+        ASSERT_EQ(parprim::reduce_by_key(parprim::seq, ks, x, std::span<Key>(want_keys),
+                                         std::span<T>(want), op),
+                  k);
+        ASSERT_EQ(parprim::reduce_by_key(parprim::omp.threads(threads), ks, x,
+                                         std::span<Key>(got_keys), std::span<T>(got), op),
+                  k);
+        for (std::size_t s = 0; s < k; ++s) ASSERT_EQ(got_keys[s], want_keys[s]) << "key of " << s;
+        ASSERT_EQ(got_keys[k], Key{-1}) << "key written past the runs";
+      }
+      for (std::size_t s = 0; s < k; ++s)
+        ASSERT_TRUE(same_bits(got[s], want[s])) << (with_init ? "segment " : "run ") << s << " of "
+                                                << k << ": " << got[s] << " against " << want[s];
+      ASSERT_TRUE(same_bits(got[k], guard)) << "written past the segments";
+    }
+  };
+  // floats: mostly numbers of wide range, some of the values operators.hpp orders specially
+  const auto real = [&]<class F>(F) {
+    using bits = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+    switch (uniform_int<int>(r, 0, 15)) {
+      case 0:
+        return std::numeric_limits<F>::quiet_NaN();
+      case 1:
+        return -std::numeric_limits<F>::quiet_NaN();
+      case 2: {  // a NaN of another payload and sign
+        const bits payload = static_cast<bits>(r()) & (std::numeric_limits<bits>::max() >> 12);
+        return std::bit_cast<F>(
+            static_cast<bits>(std::bit_cast<bits>(std::numeric_limits<F>::quiet_NaN()) | payload |
+                              (r() % 2 == 0 ? bits{0} : ~(~bits{0} >> 1))));
+      }
+      case 3:
+        return F{0};
+      case 4:
+        return -F{0};
+      case 5:
+        return (r() % 2 == 0 ? F{1} : F{-1}) * std::numeric_limits<F>::infinity();
+      case 6:
+        return (r() % 2 == 0 ? F{1} : F{-1}) * std::numeric_limits<F>::denorm_min() * F(r() % 1000);
+      default:
+        return static_cast<F>(uniform_real<double>(r, -1.0, 1.0) *
+                              std::ldexp(1.0, uniform_int<int>(r, -60, 60)));
+    }
+  };
+  for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{8},
+                              std::size_t{9}, std::size_t{17}, std::size_t{63}, std::size_t{64},
+                              std::size_t{65}, std::size_t{1000}, std::size_t{10007}})
+    for (const int per_64 : {1, 3, 20, 48, 64}) {  // heads in 64 elements
+      SCOPED_TRACE("n " + std::to_string(n) + ", heads " + std::to_string(per_64) + " in 64");
+      std::vector<std::uint8_t> flags(n, 0);
+      for (auto& h : flags)
+        h = uniform_int<int>(r, 0, 63) < per_64
+                ? static_cast<std::uint8_t>(uniform_int<int>(r, 1, 3))
+                : 0;
+      std::vector<std::int32_t> i32(n), signs(n);  // (signs: products that never overflow)
+      std::vector<std::uint32_t> u32(n);
+      std::vector<std::int64_t> i64(n);
+      std::vector<std::uint64_t> u64(n);
+      std::vector<float> f32(n);
+      std::vector<double> f64(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        i32[i] = static_cast<std::int32_t>(r());
+        signs[i] = uniform_int<int>(r, 0, 20) == 0 ? 0 : uniform_int<int>(r, 0, 1) * 2 - 1;
+        u32[i] = static_cast<std::uint32_t>(r());
+        i64[i] = static_cast<std::int64_t>(r());
+        u64[i] = r();
+        f32[i] = real(0.0f);
+        f64[i] = real(0.0);
+      }
+      for (const int threads : {1, 2, 3, 4}) {
+        compare(i32, flags, std::int32_t{-9}, parprim::maximum{}, threads, "int32 max");
+        compare(i32, flags, std::int32_t{9}, parprim::minimum{}, threads, "int32 min");
+        compare(signs, flags, std::int32_t{-1}, parprim::multiplies{}, threads, "int32 multiplies");
+        compare(u32, flags, 3u, parprim::multiplies{}, threads, "uint32 multiplies");
+        compare(u32, flags, 0xf0f0f0f0u, parprim::bit_and{}, threads, "uint32 and");
+        compare(u32, flags, 5u, parprim::maximum{}, threads, "uint32 max");
+        compare(i64, flags, std::int64_t{-2}, parprim::minimum{}, threads, "int64 min");
+        compare(i64, flags, std::int64_t{3}, parprim::bit_or{}, threads, "int64 or");
+        compare(u64, flags, std::uint64_t{1} << 63, parprim::minimum{}, threads, "uint64 min");
+        compare(u64, flags, std::uint64_t{12345}, parprim::bit_xor{}, threads, "uint64 xor");
+        compare(f32, flags, -0.0f, parprim::minimum{}, threads, "float32 min");
+        compare(f32, flags, 0.5f, parprim::maximum{}, threads, "float32 max");
+        compare(f64, flags, 0.0, parprim::minimum{}, threads, "float64 min");
+        compare(f64, flags, -std::numeric_limits<double>::infinity(), parprim::maximum{}, threads,
+                "float64 max");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
+    }
 }
 #endif
 

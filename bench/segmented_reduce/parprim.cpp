@@ -3,10 +3,10 @@
 /// int32 plus over every size: head flags at three densities (1 in 1000: long segments; 1 in
 /// 10; every element) and CSR offsets (size_t) of fixed segment lengths (1, 32, 1024, and one
 /// segment of n): the elements are split over the threads, not the segments, so every
-/// distribution should scale. Head flags also with float32, float64 and int64 plus and int32
-/// `maximum` (`op:max`) at type_sizes(): float sums take the group tree, int64 sums the int32
-/// sums' running sums in 8-byte lanes, double sums and other operators a fold with a branch at
-/// each head.
+/// distribution should scale. Head flags also with float32, float64 and int64 plus, int32
+/// `maximum` (`op:max`) and float32 `minimum` (`op:min`) at type_sizes(): float sums take the
+/// group tree, int64 sums the int32 sums' running sums in 8-byte lanes, double sums chains folded
+/// in step, int32 `maximum` and float32 `minimum` the vector fold (where the processor has AVX2).
 /// Bytes read: n * (sizeof(T) + 1) with flags, n * 4 + (k + 1) * 8 with offsets; written:
 /// k * sizeof(T).
 
@@ -24,14 +24,14 @@ namespace {
 /// Reports an error unless out[0..k) are the segments' folds of `in` from `init` with `op`
 /// for segments starting at `begin(s)`, s < k, the last ending at n (sequential, once per
 /// benchmark instance): exactly for integers; for floating-point sums within 2 m eps sum|x| of
-/// a long double sum (m the segment's elements).
+/// a long double sum (m the segment's elements); other operators exactly.
 template <class T, class Op, class Begin>
 void check_segment_results(benchmark::State& state, std::span<const T> in, std::span<const T> out,
                            std::size_t k, Begin begin, T init, Op op) {
   std::size_t bad = 0;
   for (std::size_t s = 0; s < k; ++s) {
     const std::size_t end = s + 1 < k ? begin(s + 1) : in.size();
-    if constexpr (std::is_integral_v<T>) {
+    if constexpr (std::is_integral_v<T> || !std::is_same_v<Op, parprim::plus>) {
       T acc = init;
       for (std::size_t i = begin(s); i < end; ++i) acc = static_cast<T>(op(acc, in[i]));
       bad += out[s] != acc ? 1 : 0;
@@ -160,6 +160,7 @@ void register_all() {
   register_typed_flags<double>("", 0.0, parprim::plus{});
   register_typed_flags<std::int64_t>("", std::int64_t{0}, parprim::plus{});
   register_typed_flags<T>("op:max", std::numeric_limits<T>::lowest(), parprim::maximum{});
+  register_typed_flags<float>("op:min", std::numeric_limits<float>::infinity(), parprim::minimum{});
 }
 
 const bool registered = register_benchmarks(register_all);

@@ -35,6 +35,7 @@
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/select_without_branch.hpp>
@@ -653,6 +654,98 @@ block_ends<T> reduce_block_in_chains(const Input& in, const Heads& heads, std::s
   return r;
 }
 
+/// \brief Whether fold_block_by_vectors takes a block: the AVX2 fold's operators and values
+/// (segment_fold_lanes), the input the values' own type in memory, heads from flags with results
+/// alone, or from integer keys of the values' size stored as they are read beside the results.
+template <class T, class Input, class Heads, class Op, class Emit>
+constexpr bool folds_by_vectors_ok() {
+  using In = std::remove_cv_t<typename Input::value_type>;
+  if constexpr (!PARPRIM_HOST_AVX2 || !segment_fold_lanes<T, std::remove_cvref_t<Op>>::ok ||
+                !std::is_same_v<In, T> || !requires(const Input& x) { x.data(); } ||
+                !only_stores_v<Emit>) {
+    return false;
+  } else if constexpr (is_flag_heads_v<Heads>) {
+    return std::is_same_v<Emit, store_results<T>>;
+  } else {
+    using Key = typename Emit::key_type;
+    using KeyOut = std::remove_pointer_t<decltype(std::declval<const Emit&>().key_slots(0))>;
+    if constexpr (std::is_void_v<Key>)
+      return false;
+    else
+      return std::is_same_v<Heads, parprim::detail::key_heads<Key>> && std::is_integral_v<Key> &&
+             !std::is_same_v<Key, bool> && sizeof(Key) == sizeof(T) &&
+             std::is_same_v<std::remove_cv_t<Key>, KeyOut>;
+  }
+}
+
+/// \brief Blocks with at least one head in this many elements take fold_block_by_vectors.
+#if defined(PARPRIM_OMP_FOLD_VECTORS_FROM)
+inline constexpr std::size_t vectors_from = PARPRIM_OMP_FOLD_VECTORS_FROM;
+#else
+inline constexpr std::size_t vectors_from = 64;
+#endif
+
+/// \brief reduce_block for the operators and values of the AVX2 fold (folds_by_vectors_ok,
+/// segment_folds_avx2.hpp; only where sums_tails_avx2_usable()), the block's segments written to
+/// `emit.out[s], ...`: the AVX2 loop takes the block while at least a vector's worth of heads
+/// remain, a loop element by element the rest. The operators combine exactly in any order, so each
+/// result is the sequence-order fold's. The open segment's slot holds a partial result until the
+/// stitching writes it.
+template <class T, class Input, class Heads, class Op, class Emit>
+block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::size_t b,
+                                    std::size_t e, std::size_t heads_in_block, const T* init,
+                                    const Op& op, std::size_t s, const Emit& emit) {
+  using O = std::remove_cvref_t<Op>;
+  using lanes = segment_fold_lanes<T, O>;
+  block_ends<T> r;
+  const std::size_t first = heads.next(b, e);
+  if (first > b) r.lead = fold_nonempty<T>(in, b, first, op);
+  if (first == e) return r;
+  T* const slot = emit.out + s;
+  const T base = init != nullptr ? *init : T{};  // (a copy: the stores may alias *init)
+  const auto start = [&](const T& x) {
+    return init != nullptr ? parprim::detail::apply_wrapping<T>(op, base, x) : x;
+  };
+  T open = static_cast<T>(in[first]);  // (the AVX2 loop carries the open value without init)
+  auto keys = emit.keys_from(s, first);
+  std::size_t i = first + 1;
+  std::size_t j = 0;  // the slot of the segment element i belongs to
+#if PARPRIM_HOST_AVX2
+  {
+    using Key = typename Emit::key_type;
+    const fold_cursor<typename lanes::lane> from{i, lanes::of(open), j, heads_in_block - 1};
+    const auto c =
+        init != nullptr
+            ? fold_tails_avx2<true, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
+                                               emit.key_slots(s), slot, e, base, from)
+            : fold_tails_avx2<false, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
+                                                emit.key_slots(s), slot, e, base, from);
+    i = c.i;
+    j = c.j;
+    open = lanes::value(c.open);
+    keys = emit.keys_from(s + j, i - 1);  // (integer keys: the same bits as the run's head)
+  }
+#else
+  (void)heads_in_block;
+#endif
+  open = start(open);
+  for (; i < e; ++i) {
+    const bool head = heads.inner(i);
+    const T x = static_cast<T>(in[i]);
+    if (head) {
+      slot[j++] = open;
+      open = start(x);
+    } else {
+      open = parprim::detail::apply_wrapping<T>(op, open, x);
+    }
+    keys.step(s + j, i, head);
+  }
+  r.tail = open;
+  r.tail_segment = s + j;
+  r.tail_head = last_head(heads, first, e);
+  return r;
+}
+
 /// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
 /// sum_block_by_prefix where the segments are integer sums dense enough for it (see
 /// reduce_segments), by sum_block_by_scan where they are float sums with between one head in 64
@@ -678,7 +771,11 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
   } else if constexpr (sums_by_scan_ok<T, Input, Heads, std::remove_cvref_t<Op>, Emit>()) {
     if (count * 64 >= e - b && !denser_than_three_in_four(count, e - b))
       return sum_block_by_scan(in, heads, b, e, init, s, emit);
-  } else if constexpr (folds_in_chains_ok<T, Heads, Op, Emit>()) {
+  } else if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>()) {
+    if (count * vectors_from >= e - b && sums_tails_avx2_usable())
+      return fold_block_by_vectors(in, heads, b, e, count, init, op, s, emit);
+  }
+  if constexpr (folds_in_chains_ok<T, Heads, Op, Emit>()) {
     if (count * 24 >= e - b && !denser_than_three_in_four(count, e - b))
       return reduce_block_in_chains(in, heads, b, e, init, op, s, emit);
   }
