@@ -431,14 +431,15 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
 }
 
 /// The OpenMP per-segment vector fold (segments.hpp, fold_block_by_vectors; segment_folds_avx2.hpp:
-/// blocks with at least one head in 64 elements, where the processor has AVX2) against `seq`,
-/// bit for bit, as segmented_reduce (with and without init) and as reduce_by_key (keys of the
-/// values' size): integer minimum, maximum and bit operators on 4- and 8-byte values, 4-byte
-/// products (uint32 wrapping), float and double minimum and maximum with NaNs of both signs and
-/// several payloads, signed zeros, infinities and subnormals (the order of operators.hpp, taken on
-/// ordered keys). Lengths around the vectors, heads from one in 64 to every element, 1-4
-/// threads. Without AVX2 (or PARPRIM_SEGMENT_SIMD=portable) the same comparisons check the
-/// element-by-element folds.
+/// blocks with at least one head in 64 elements, where the processor has AVX2) and the segmented
+/// scans' vector form (segmented_folds_avx2) against `seq`, bit for bit: segmented_reduce (with
+/// and without init), reduce_by_key (keys of the values' size), the segmented scans and the
+/// scans by key, inclusive and exclusive: integer minimum, maximum and bit operators on 4- and
+/// 8-byte values, 4-byte products (uint32 wrapping), float and double minimum and maximum with NaNs
+/// of both signs and several payloads, signed zeros, infinities and subnormals (the order of
+/// operators.hpp, taken on ordered keys). Lengths around the vectors, heads from one in 64 to every
+/// element, 1-4 threads. Without AVX2 (or PARPRIM_SEGMENT_SIMD=portable) the same comparisons check
+/// the element-by-element folds.
 TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
@@ -481,6 +482,34 @@ TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
         ASSERT_TRUE(same_bits(got[s], want[s])) << (with_init ? "segment " : "run ") << s << " of "
                                                 << k << ": " << got[s] << " against " << want[s];
       ASSERT_TRUE(same_bits(got[k], guard)) << "written past the segments";
+    }
+    // the segmented scans (segmented_folds_avx2), inclusive and exclusive, by flags and by keys
+    using Key = std::conditional_t<sizeof(T) == 4, std::int32_t, std::int64_t>;
+    std::vector<Key> keys(in.size());
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      keys[i] = i == 0 ? Key{3} : static_cast<Key>(keys[i - 1] - flags[i]);
+    const std::span<const Key> ks(keys);
+    for (int form = 0; form < 4; ++form) {
+      SCOPED_TRACE("scan form " + std::to_string(form));
+      std::vector<T> want(in.size()), got(in.size() + 1, guard);
+      const std::span<T> g = std::span<T>(got).first(in.size());
+      if (form == 0) {
+        parprim::segmented_inclusive_scan(parprim::seq, x, f, std::span<T>(want), op);
+        parprim::segmented_inclusive_scan(parprim::omp.threads(threads), x, f, g, op);
+      } else if (form == 1) {
+        parprim::segmented_exclusive_scan(parprim::seq, x, f, std::span<T>(want), init, op);
+        parprim::segmented_exclusive_scan(parprim::omp.threads(threads), x, f, g, init, op);
+      } else if (form == 2) {
+        parprim::inclusive_scan_by_key(parprim::seq, ks, x, std::span<T>(want), op);
+        parprim::inclusive_scan_by_key(parprim::omp.threads(threads), ks, x, g, op);
+      } else {
+        parprim::exclusive_scan_by_key(parprim::seq, ks, x, std::span<T>(want), init, op);
+        parprim::exclusive_scan_by_key(parprim::omp.threads(threads), ks, x, g, init, op);
+      }
+      for (std::size_t i = 0; i < in.size(); ++i)
+        ASSERT_TRUE(same_bits(got[i], want[i]))
+            << "element " << i << ": " << got[i] << " against " << want[i];
+      ASSERT_TRUE(same_bits(got[in.size()], guard)) << "written past the output";
     }
   };
   // floats: mostly numbers of wide range, some of the values operators.hpp orders specially

@@ -3,14 +3,17 @@
 /// \brief OpenMP segmented scans: the tiled three-phase driver with the flag operator as the
 /// carry combiner. A block's total folds only from its last head, and a block starting with
 /// a head ignores its carry. Integer sums with one-byte flags or integer keys take an AVX2 block
-/// step where the processor has it (segmented_sums_avx2.hpp); float and double sums with such
-/// heads scan 32-byte groups (segmented_grouped_sums.hpp).
+/// step where the processor has it (segmented_sums_avx2.hpp), integer minimum, maximum, bit
+/// operators and 4-byte products and float minimum and maximum an AVX2 segmented scan of each
+/// vector (segment_folds_avx2.hpp); float and double sums with such heads scan 32-byte groups
+/// (segmented_grouped_sums.hpp).
 
 #include <cstddef>
 #include <span>
 #include <type_traits>
 
 #include <parprim/backends/openmp/detail/fold.hpp>
+#include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/segmented_sequence.hpp>
@@ -50,6 +53,13 @@ struct segmented_scan_impl<omp_policy> {
             openmp::detail::segmented_sums_avx2<false, U>(
                 reinterpret_cast<U*>(out.data()), i, e, stream, static_cast<U>(first),
                 reinterpret_cast<const U*>(in.data()), flags);
+            return;
+          }
+        }
+        if constexpr (openmp::detail::segmented_folds_avx2_ok<Out, Input, Flags, Op>()) {
+          if (openmp::detail::sums_tails_avx2_usable()) {
+            openmp::detail::segmented_folds_avx2<false>(out.data(), i, e, stream, first, in.data(),
+                                                        flags, first, op);
             return;
           }
         }
@@ -104,6 +114,21 @@ struct segmented_scan_impl<omp_policy> {
             }
             openmp::detail::segmented_sums_avx2<true, U>(o, i, e, stream, acc, x, flags,
                                                          static_cast<U>(init));
+            return;
+          }
+        }
+        if constexpr (openmp::detail::segmented_folds_avx2_ok<Out, Input, Flags, Op>()) {
+          if (openmp::detail::sums_tails_avx2_usable()) {
+            const Out* x = in.data();
+            Out acc = static_cast<Out>(first);
+            std::size_t i = b;
+            if (b == 0) {  // element 0 starts a segment (read before written: out may be in)
+              acc = parprim::detail::apply_wrapping<Out>(op, static_cast<Out>(init), x[0]);
+              out[0] = static_cast<Out>(init);
+              i = 1;
+            }
+            openmp::detail::segmented_folds_avx2<true>(out.data(), i, e, stream, acc, x, flags,
+                                                       static_cast<Out>(init), op);
             return;
           }
         }

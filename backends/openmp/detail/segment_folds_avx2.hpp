@@ -31,6 +31,7 @@
 #include <type_traits>
 
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
 #include <parprim/detail/cpu_features.hpp>
 #include <parprim/detail/ordered_keys.hpp>
 #include <parprim/operators.hpp>
@@ -228,6 +229,20 @@ struct segment_fold_vectors {
     return _mm256_load_si256(
         reinterpret_cast<const __m256i*>(lane_masks_table_v<sizeof(U)>[m].data()));
   }
+  /// \brief The segmented scan of `v` within the vector, heads at the lanes of mask `heads`,
+  /// the lanes before the first head continuing the open segment, `open` in every lane.
+  PARPRIM_TARGET_AVX2 static __m256i scan(__m256i v, unsigned heads, __m256i open) {
+    constexpr unsigned full = (1u << (32 / sizeof(U))) - 1;
+    unsigned window = heads;
+    v = step<1>(v, window);
+    v = step<2>(v, window);
+    if constexpr (four) v = step<4>(v, window);
+    return _mm256_blendv_epi8(v, combine(open, v), lanes_of(~window & full));
+  }
+  /// \brief The lanes before each lane of `v`, `open` before the first.
+  PARPRIM_TARGET_AVX2 static __m256i before_each(__m256i v, __m256i open) {
+    return _mm256_blend_epi32(up<1>(v), open, four ? 0x01 : 0x03);
+  }
   /// \brief The segmented scan's step of distance D: lane i of `v` takes lane i - D where no
   /// head lies in (i - D, i] (`window`: the lanes with a head in (i - D, i]; then those with
   /// one in (i - 2D, i]).
@@ -252,7 +267,7 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
   using V = segment_fold_vectors<T, Op>;
   using U = typename V::U;
   constexpr std::size_t width = 32 / sizeof(U);
-  constexpr unsigned full = (1u << width) - 1;
+  constexpr unsigned full = (1u << width) - 1;  // (the mask of all lanes)
   constexpr bool by_key = !std::is_void_v<Key>;
   const auto& packing = packing_table_v<sizeof(U)>;
   const __m256i inits = V::all(segment_fold_lanes<T, Op>::of(init));
@@ -279,14 +294,8 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
           _mm_cmpeq_epi8(_mm_cvtsi64_si128(static_cast<long long>(bytes)), _mm_setzero_si128());
       heads = ~static_cast<unsigned>(_mm_movemask_epi8(zero)) & full;
     }
-    __m256i v = V::load(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
-    // the segmented scan within the vector
-    unsigned window = heads;
-    v = V::template step<1>(v, window);
-    v = V::template step<2>(v, window);
-    if constexpr (width == 8) v = V::template step<4>(v, window);
-    // the lanes before the first head continue the open segment
-    v = _mm256_blendv_epi8(v, V::combine(open, v), V::lanes_of(~window & full));
+    const __m256i v =
+        V::scan(V::load(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i))), heads, open);
     // the value before each lane: the results of the segments the heads close, packed
     const __m256i before_each =
         _mm256_blend_epi32(V::template up<1>(v), open, V::four ? 0x01 : 0x03);
@@ -308,6 +317,72 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
   else
     value = static_cast<U>(_mm256_extract_epi64(open, 0));
   return {i, value, j, left};
+}
+
+/// \brief Whether segmented_folds_avx2 takes a segmented scan with `Op` of `Input` into `Out`,
+/// heads given by `Flags`: the operators and values of segment_fold_lanes, the input the
+/// results' own type in memory, flags of one byte or integer keys of the results' size.
+template <class Out, class Input, class Flags, class Op>
+constexpr bool segmented_folds_avx2_ok() {
+  if constexpr (!PARPRIM_HOST_AVX2 || !segment_fold_lanes<Out, Op>::ok ||
+                !std::is_same_v<std::remove_cv_t<typename Input::value_type>, Out> ||
+                !requires(const Input& x) { x.data(); })
+    return false;
+  else
+    return byte_flag_span_v<Flags> || integer_key_heads_v<Flags, Out>;
+}
+
+/// \brief `out[k]` for k in [b, e) (b >= 1 in the sequence) of the segmented scan with `Op`
+/// (segmented_folds_avx2_ok) whose running value before element b is `acc`: inclusive, each
+/// element's segment folded through it; exclusive, `init` at a head and the running value
+/// before the element elsewhere, the running value starting as `init op x` at a head (so `acc`
+/// holds init already). A vector at a time: the segmented scan of the file comment, its
+/// lanes stored (exclusive: the lanes before them, `init` at the heads). Streaming stores if
+/// `stream` (then a store fence). Returns the running value after element e - 1.
+template <bool Exclusive, class Out, class Op, class Flags>
+PARPRIM_TARGET_AVX2 Out segmented_folds_avx2(Out* out, std::size_t b, std::size_t e, bool stream,
+                                             Out acc, const Out* in, const Flags& flags, Out init,
+                                             Op op) {
+  using V = segment_fold_vectors<Out, Op>;
+  using lanes = segment_fold_lanes<Out, Op>;
+  constexpr std::size_t width = 32 / sizeof(Out);
+  const auto scalar = [&](std::size_t k) {
+    const bool head = parprim::detail::head_after_first(flags, k);
+    const Out before = head ? init : acc;
+    acc = head && !Exclusive ? in[k] : parprim::detail::apply_wrapping<Out>(op, before, in[k]);
+    out[k] = Exclusive ? before : acc;
+  };
+  std::size_t k = b;
+  // to a 32-byte boundary of the output, so that streaming stores are aligned
+  for (; k < e && reinterpret_cast<std::uintptr_t>(out + k) % 32 != 0; ++k) scalar(k);
+  if (k + width <= e) {
+    const __m256i inits = V::all(lanes::of(init));
+    __m256i open = V::all(lanes::of(acc));
+    for (; k + width <= e; k += width) {
+      const __m256i mask = heads_mask_avx2<typename V::U>(flags, k);
+      const auto heads =
+          static_cast<unsigned>(V::four ? _mm256_movemask_ps(_mm256_castsi256_ps(mask))
+                                        : _mm256_movemask_pd(_mm256_castsi256_pd(mask)));
+      __m256i v = V::load(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + k)));
+      if constexpr (Exclusive) v = _mm256_blendv_epi8(v, V::combine(inits, v), mask);
+      v = V::scan(v, heads, open);
+      const __m256i result =
+          Exclusive ? _mm256_blendv_epi8(V::before_each(v, open), inits, mask) : v;
+      open = V::last(v);
+      auto* dst = reinterpret_cast<__m256i*>(out + k);
+      if (stream)
+        _mm256_stream_si256(dst, V::unload(result));
+      else
+        _mm256_store_si256(dst, V::unload(result));
+    }
+    if constexpr (V::four)
+      acc = lanes::value(static_cast<typename V::U>(_mm256_cvtsi256_si32(open)));
+    else
+      acc = lanes::value(static_cast<typename V::U>(_mm256_extract_epi64(open, 0)));
+  }
+  for (; k < e; ++k) scalar(k);
+  if (stream) _mm_sfence();
+  return acc;
 }
 
 #endif
