@@ -431,7 +431,7 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
 }
 
 /// The OpenMP per-segment vector fold (segments.hpp, fold_block_by_vectors; segment_folds_avx2.hpp:
-/// blocks with at least one head in 64 elements, where the processor has AVX2) and the segmented
+/// blocks dense enough in heads, vectors_from, where the processor has AVX2) and the segmented
 /// scans' vector form (segmented_folds_avx2) against `seq`, bit for bit: segmented_reduce (with
 /// and without init), reduce_by_key (keys of the values' size), the segmented scans and the
 /// scans by key, inclusive and exclusive: integer minimum, maximum and bit operators on 4- and

@@ -17,8 +17,11 @@
 /// integer sums over blocks dense in heads (head flags, keys), by running sums without a branch
 /// on the heads (sum_block_by_prefix; a vector at a time where the processor has AVX2,
 /// segment_sums_avx2.hpp); float sums by the segmented scans' group tree (sum_block_by_scan);
-/// the library's other operators on arithmetic values in chains folded in step, without a
-/// branch on the heads either (reduce_block_in_chains).
+/// the operators that combine exactly in any order (integer minimum, maximum, bit operators,
+/// 4-byte products; float minimum and maximum on ordered keys) a vector at a time where the
+/// processor has AVX2 (fold_block_by_vectors, segment_folds_avx2.hpp); the library's other
+/// operators on arithmetic values in chains folded in step, without a branch on the heads either
+/// (reduce_block_in_chains).
 
 #include <omp.h>
 
@@ -678,12 +681,26 @@ constexpr bool folds_by_vectors_ok() {
   }
 }
 
-/// \brief Blocks with at least one head in this many elements take fold_block_by_vectors.
+/// \brief Blocks of T under Op with at least one head in this many elements take
+/// fold_block_by_vectors. Sparser, the lane fold reads integers at memory speed (2-core
+/// development machine, one thread, 2^24: int32 `maximum` at one head in 100 15.4-16.3 ms
+/// against 18.8-19.6 by vectors), and 8-byte integers, four to a vector, gain only from one head
+/// in about 16 on (one in 40: int64 `maximum` 27.0-28.2 ms in chains against 30.7-31.2; one in
+/// ten 35.0-35.7 against 32.1-33.0); the lane fold of float `minimum` and `maximum` goes element
+/// by element, so they take vectors from one head in 512 (one in 300: float32 `minimum`
+/// 28.8-30.5 ms against 20.9-22.0; one in 2000: 14.6-15.5 against 20.3-21.5). A compile-time
+/// knob for A/B runs, `PARPRIM_OMP_FOLD_VECTORS_FROM` (0: never), sets one value for all.
+template <class T, class Op>
+constexpr std::size_t vectors_from() {
 #if defined(PARPRIM_OMP_FOLD_VECTORS_FROM)
-inline constexpr std::size_t vectors_from = PARPRIM_OMP_FOLD_VECTORS_FROM;
+  return PARPRIM_OMP_FOLD_VECTORS_FROM;
 #else
-inline constexpr std::size_t vectors_from = 64;
+  if constexpr (segment_fold_lanes<T, Op>::ordered_keys)
+    return 512;
+  else
+    return sizeof(T) == 8 ? 16 : 64;
 #endif
+}
 
 /// \brief reduce_block for the operators and values of the AVX2 fold (folds_by_vectors_ok,
 /// segment_folds_avx2.hpp; only where sums_tails_avx2_usable()), the block's segments written to
@@ -752,7 +769,10 @@ block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::si
 /// elements and three in four (sparser, reduce_block's lane fold is as fast; denser, its branch
 /// on each head is predicted: every element a head, 2^24 float32 on one thread of the 2-core
 /// development machine, 19.5 ms against 27.4 for a first form without the packed stores), by
-/// reduce_block_in_chains where folds_in_chains_ok holds and the heads are between one in 24
+/// fold_block_by_vectors where folds_by_vectors_ok holds, the processor has AVX2 and the heads
+/// are at least one in vectors_from (64 elements for 4-byte integers, 16 for 8-byte ones, 512
+/// for float minimum and maximum),
+/// by reduce_block_in_chains where folds_in_chains_ok holds and the heads are between one in 24
 /// (sparser, reduce_block's lane fold is as fast: int32 maximum at one head in 64 on one
 /// thread of the 2-core development machine, 18-21 ms against 24 in chains) and three in four,
 /// else by reduce_block.
@@ -772,7 +792,7 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
     if (count * 64 >= e - b && !denser_than_three_in_four(count, e - b))
       return sum_block_by_scan(in, heads, b, e, init, s, emit);
   } else if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>()) {
-    if (count * vectors_from >= e - b && sums_tails_avx2_usable())
+    if (count * vectors_from<T, std::remove_cvref_t<Op>>() >= e - b && sums_tails_avx2_usable())
       return fold_block_by_vectors(in, heads, b, e, count, init, op, s, emit);
   }
   if constexpr (folds_in_chains_ok<T, Heads, Op, Emit>()) {
