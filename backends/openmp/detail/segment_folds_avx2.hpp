@@ -27,7 +27,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
@@ -104,8 +103,8 @@ struct fold_cursor {
 
 #if PARPRIM_HOST_AVX2
 
-/// \brief The operations of the fold on vectors of `Lanes::lane`: `combine` (the operator on
-/// lanes), `load` (T's bits to lanes) and `unload` (back).
+/// \brief The operations of the fold on vectors of segment_fold_lanes<T, Op>::lane: `combine` (the
+/// operator on lanes), `load` (T's bits to lanes) and `unload` (back).
 template <class T, class Op>
 struct segment_fold_vectors {
   using lanes = segment_fold_lanes<T, Op>;
@@ -162,6 +161,11 @@ struct segment_fold_vectors {
     }
   }
 
+  /// \brief ordered_key::negate_numbers on each lane: numbers' signs flipped, NaNs kept.
+  PARPRIM_TARGET_AVX2 static __m256i negate_numbers(__m256i u) {
+    const __m256i nan = greater(_mm256_and_si256(u, all(~sign)), all(lanes::key::infinity));
+    return _mm256_xor_si256(u, _mm256_andnot_si256(nan, all(sign)));
+  }
   /// \brief For float minimum (maximum): each lane's bits u to its key (ordered_key::of_bits):
   /// u for NaNs of the sign bit, else u in sortable form less the NaNs of one sign; for maximum,
   /// numbers' signs flipped first.
@@ -171,10 +175,7 @@ struct segment_fold_vectors {
     } else {
       using key = typename lanes::key;
       const __m256i infinity = all(key::infinity);
-      if constexpr (std::is_same_v<Op, maximum>) {  // g: numbers' signs flipped, NaNs kept
-        const __m256i nan = greater(_mm256_and_si256(u, all(~sign)), infinity);
-        u = _mm256_xor_si256(u, _mm256_andnot_si256(nan, all(sign)));
-      }
+      if constexpr (std::is_same_v<Op, maximum>) u = negate_numbers(u);
       const __m256i sortable = _mm256_xor_si256(u, _mm256_or_si256(negative(u), all(sign)));
       const __m256i shifted = four ? _mm256_sub_epi32(sortable, all(key::nans_of_a_sign))
                                    : _mm256_sub_epi64(sortable, all(key::nans_of_a_sign));
@@ -196,10 +197,7 @@ struct segment_fold_vectors {
       const __m256i flip = _mm256_or_si256(_mm256_xor_si256(negative(s), all(~U{0})), all(sign));
       const __m256i negative_nan = greater(_mm256_xor_si256(k, all(sign)), infinity);
       __m256i u = _mm256_blendv_epi8(_mm256_xor_si256(s, flip), k, negative_nan);
-      if constexpr (std::is_same_v<Op, maximum>) {
-        const __m256i nan = greater(_mm256_and_si256(u, all(~sign)), infinity);
-        u = _mm256_xor_si256(u, _mm256_andnot_si256(nan, all(sign)));
-      }
+      if constexpr (std::is_same_v<Op, maximum>) u = negate_numbers(u);
       return u;
     }
   }
@@ -267,40 +265,19 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
   using V = segment_fold_vectors<T, Op>;
   using U = typename V::U;
   constexpr std::size_t width = 32 / sizeof(U);
-  constexpr unsigned full = (1u << width) - 1;  // (the mask of all lanes)
   constexpr bool by_key = !std::is_void_v<Key>;
   const auto& packing = packing_table_v<sizeof(U)>;
   const __m256i inits = V::all(segment_fold_lanes<T, Op>::of(init));
   __m256i open = V::all(c.open);
   std::size_t i = c.i, j = c.j, left = c.heads_left;
   for (; i + width <= e && left >= width; i += width) {
-    unsigned heads;
     __m256i here{};
-    if constexpr (by_key) {
-      here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i));
-      const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i - 1));
-      if constexpr (V::four)
-        heads = ~static_cast<unsigned>(
-                    _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(here, before)))) &
-                full;
-      else
-        heads = ~static_cast<unsigned>(
-                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(here, before)))) &
-                full;
-    } else {
-      std::uint64_t bytes = 0;
-      std::memcpy(&bytes, flags + i, width);
-      const __m128i zero =
-          _mm_cmpeq_epi8(_mm_cvtsi64_si128(static_cast<long long>(bytes)), _mm_setzero_si128());
-      heads = ~static_cast<unsigned>(_mm_movemask_epi8(zero)) & full;
-    }
+    const unsigned heads = heads_bits_avx2<U>(flags, keys, i, here);
     const __m256i v =
         V::scan(V::load(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i))), heads, open);
     // the value before each lane: the results of the segments the heads close, packed
-    const __m256i before_each =
-        _mm256_blend_epi32(V::template up<1>(v), open, V::four ? 0x01 : 0x03);
     const __m256i pack = _mm256_load_si256(reinterpret_cast<const __m256i*>(packing[heads].data()));
-    __m256i ends = _mm256_permutevar8x32_epi32(before_each, pack);
+    __m256i ends = _mm256_permutevar8x32_epi32(V::before_each(v, open), pack);
     if constexpr (With_init) ends = V::combine(inits, ends);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(slot + j), V::unload(ends));
     if constexpr (by_key)
@@ -311,12 +288,7 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
     j += met;
     left -= met;
   }
-  U value;
-  if constexpr (V::four)
-    value = static_cast<U>(_mm256_cvtsi256_si32(open));
-  else
-    value = static_cast<U>(_mm256_extract_epi64(open, 0));
-  return {i, value, j, left};
+  return {i, first_lane<U>(open), j, left};
 }
 
 /// \brief Whether segmented_folds_avx2 takes a segmented scan with `Op` of `Input` into `Out`,
@@ -375,10 +347,7 @@ PARPRIM_TARGET_AVX2 Out segmented_folds_avx2(Out* out, std::size_t b, std::size_
       else
         _mm256_store_si256(dst, V::unload(result));
     }
-    if constexpr (V::four)
-      acc = lanes::value(static_cast<typename V::U>(_mm256_cvtsi256_si32(open)));
-    else
-      acc = lanes::value(static_cast<typename V::U>(_mm256_extract_epi64(open, 0)));
+    acc = lanes::value(first_lane<typename V::U>(open));
   }
   for (; k < e; ++k) scalar(k);
   if (stream) _mm_sfence();

@@ -112,6 +112,42 @@ PARPRIM_TARGET_AVX2 __m256i sub(__m256i a, __m256i b) {
   return sizeof(U) == 4 ? _mm256_sub_epi32(a, b) : _mm256_sub_epi64(a, b);
 }
 
+/// \brief The heads of the W elements of `U` from `i` (i >= 1) as a W-bit mask: `flags[k] != 0`,
+/// or (`Key` not void) `keys[k] != keys[k - 1]`, the keys (of U's size) loaded into `here`.
+template <class U, class Key>
+PARPRIM_TARGET_AVX2 unsigned heads_bits_avx2(const unsigned char* flags, const Key* keys,
+                                             std::size_t i, __m256i& here) {
+  constexpr std::size_t width = 32 / sizeof(U);
+  constexpr unsigned full = (1u << width) - 1;
+  if constexpr (!std::is_void_v<Key>) {
+    here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i));
+    const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i - 1));
+    if constexpr (sizeof(U) == 4)
+      return ~static_cast<unsigned>(
+                 _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(here, before)))) &
+             full;
+    else
+      return ~static_cast<unsigned>(
+                 _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(here, before)))) &
+             full;
+  } else {
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, flags + i, width);
+    const __m128i zero =
+        _mm_cmpeq_epi8(_mm_cvtsi64_si128(static_cast<long long>(bytes)), _mm_setzero_si128());
+    return ~static_cast<unsigned>(_mm_movemask_epi8(zero)) & full;
+  }
+}
+
+/// \brief The first lane of a vector of `U`.
+template <class U>
+PARPRIM_TARGET_AVX2 U first_lane(__m256i v) {
+  if constexpr (sizeof(U) == 4)
+    return static_cast<U>(_mm256_cvtsi256_si32(v));
+  else
+    return static_cast<U>(_mm256_extract_epi64(v, 0));
+}
+
 /// \brief The loop of the file comment over elements [c.i, e) of `in` (their heads at
 /// `flags[i]`, or where `keys[i] != keys[i - 1]`; c.i >= 1), while W elements remain and the
 /// block has at least W heads left: each segment it closes gets its result,
@@ -145,26 +181,8 @@ PARPRIM_TARGET_AVX2 tails_cursor<U> sum_tails_avx2(const U* in, const unsigned c
         __builtin_prefetch(flags + at);
     }
     const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i));
-    unsigned heads;
     __m256i here{};
-    if constexpr (by_key) {
-      here = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i));
-      const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(keys + i - 1));
-      if constexpr (four)
-        heads = ~static_cast<unsigned>(
-                    _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(here, before)))) &
-                0xffu;
-      else
-        heads = ~static_cast<unsigned>(
-                    _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(here, before)))) &
-                0xfu;
-    } else {
-      std::uint64_t bytes = 0;
-      std::memcpy(&bytes, flags + i, width);
-      const __m128i zero =
-          _mm_cmpeq_epi8(_mm_cvtsi64_si128(static_cast<long long>(bytes)), _mm_setzero_si128());
-      heads = ~static_cast<unsigned>(_mm_movemask_epi8(zero)) & ((1u << width) - 1);
-    }
+    const unsigned heads = heads_bits_avx2<U>(flags, keys, i, here);
     __m256i inclusive, last;
     if constexpr (four) {
       __m256i x = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
@@ -209,15 +227,7 @@ PARPRIM_TARGET_AVX2 tails_cursor<U> sum_tails_avx2(const U* in, const unsigned c
     j += met;
     left -= met;
   }
-  U total, at_close;
-  if constexpr (four) {
-    total = static_cast<U>(_mm256_cvtsi256_si32(running));
-    at_close = static_cast<U>(_mm256_cvtsi256_si32(closed));
-  } else {
-    total = static_cast<U>(_mm256_extract_epi64(running, 0));
-    at_close = static_cast<U>(_mm256_extract_epi64(closed, 0));
-  }
-  return {i, total, at_close, j, left};
+  return {i, first_lane<U>(running), first_lane<U>(closed), j, left};
 }
 
 #endif
