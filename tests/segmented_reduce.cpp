@@ -438,8 +438,9 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
 /// 8-byte values, 4-byte products (uint32 wrapping), float and double minimum and maximum with NaNs
 /// of both signs and several payloads, signed zeros, infinities and subnormals (the order of
 /// operators.hpp, taken on ordered keys). Lengths around the vectors, heads from one in 64 to every
-/// element, 1-4 threads. Without AVX2 (or PARPRIM_SEGMENT_SIMD=portable) the same comparisons check
-/// the element-by-element folds.
+/// element, 1-4 threads. Where the processor has AVX-512 its forms run (segment_folds_avx512.hpp),
+/// the AVX2 ones under PARPRIM_SEGMENT_SIMD=avx2 (a second run of this test); without AVX2 (or
+/// under PARPRIM_SEGMENT_SIMD=portable) the same comparisons check the element-by-element folds.
 TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));

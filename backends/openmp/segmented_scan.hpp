@@ -5,8 +5,8 @@
 /// a head ignores its carry. Integer sums with one-byte flags or integer keys take an AVX2 block
 /// step where the processor has it (segmented_sums_avx2.hpp), integer minimum, maximum, bit
 /// operators and 4-byte products and float minimum and maximum an AVX2 segmented scan of each
-/// vector (segment_folds_avx2.hpp); float and double sums with such heads scan 32-byte groups
-/// (segmented_grouped_sums.hpp).
+/// vector (segment_folds_avx2.hpp; AVX-512 where the processor has it, segment_folds_avx512.hpp);
+/// float and double sums with such heads scan 32-byte groups (segmented_grouped_sums.hpp).
 
 #include <cstddef>
 #include <span>
@@ -14,6 +14,7 @@
 
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
+#include <parprim/backends/openmp/detail/segment_folds_avx512.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/segmented_sequence.hpp>
@@ -58,8 +59,12 @@ struct segmented_scan_impl<omp_policy> {
         }
         if constexpr (openmp::detail::segmented_folds_avx2_ok<Out, Input, Flags, Op>()) {
           if (openmp::detail::sums_tails_avx2_usable()) {
-            openmp::detail::segmented_folds_avx2<false>(out.data(), i, e, stream, first, in.data(),
-                                                        flags, first, op);
+            if (openmp::detail::segment_folds_avx512_usable())
+              openmp::detail::segmented_folds_avx512<false>(out.data(), i, e, stream, first,
+                                                            in.data(), flags, first, op);
+            else
+              openmp::detail::segmented_folds_avx2<false>(out.data(), i, e, stream, first,
+                                                          in.data(), flags, first, op);
             return;
           }
         }
@@ -127,8 +132,12 @@ struct segmented_scan_impl<omp_policy> {
               out[0] = static_cast<Out>(init);
               i = 1;
             }
-            openmp::detail::segmented_folds_avx2<true>(out.data(), i, e, stream, acc, x, flags,
-                                                       static_cast<Out>(init), op);
+            if (openmp::detail::segment_folds_avx512_usable())
+              openmp::detail::segmented_folds_avx512<true>(out.data(), i, e, stream, acc, x, flags,
+                                                           static_cast<Out>(init), op);
+            else
+              openmp::detail::segmented_folds_avx2<true>(out.data(), i, e, stream, acc, x, flags,
+                                                         static_cast<Out>(init), op);
             return;
           }
         }

@@ -39,6 +39,7 @@
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
+#include <parprim/backends/openmp/detail/segment_folds_avx512.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/select_without_branch.hpp>
@@ -703,8 +704,9 @@ constexpr std::size_t vectors_from() {
 }
 
 /// \brief reduce_block for the operators and values of the AVX2 fold (folds_by_vectors_ok,
-/// segment_folds_avx2.hpp; only where sums_tails_avx2_usable()), the block's segments written to
-/// `emit.out[s], ...`: the AVX2 loop takes the block while at least a vector's worth of heads
+/// segment_folds_avx2.hpp; only where sums_tails_avx2_usable(); its AVX-512 form,
+/// segment_folds_avx512.hpp, where the processor has that), the block's segments written to
+/// `emit.out[s], ...`: the vector loop takes the block while at least a vector's worth of heads
 /// remain, a loop element by element the rest. The operators combine exactly in any order, so each
 /// result is the sequence-order fold's. The open segment's slot holds a partial result until the
 /// stitching writes it.
@@ -731,12 +733,16 @@ block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::si
   {
     using Key = typename Emit::key_type;
     const fold_cursor<typename lanes::lane> from{i, lanes::of(open), j, heads_in_block - 1};
+    const auto loop = [&]<bool With_init>() {
+      if (segment_folds_avx512_usable())
+        return fold_tails_avx512<With_init, T, O, Key>(in.data(), flag_bytes(heads),
+                                                       heads_keys(heads), emit.key_slots(s), slot,
+                                                       e, base, from);
+      return fold_tails_avx2<With_init, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
+                                                   emit.key_slots(s), slot, e, base, from);
+    };
     const auto c =
-        init != nullptr
-            ? fold_tails_avx2<true, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
-                                               emit.key_slots(s), slot, e, base, from)
-            : fold_tails_avx2<false, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
-                                                emit.key_slots(s), slot, e, base, from);
+        init != nullptr ? loop.template operator()<true>() : loop.template operator()<false>();
     i = c.i;
     j = c.j;
     open = lanes::value(c.open);
