@@ -32,6 +32,7 @@
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
 #include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
 #include <parprim/detail/cpu_features.hpp>
+#include <parprim/detail/heads.hpp>
 #include <parprim/detail/ordered_keys.hpp>
 #include <parprim/operators.hpp>
 
@@ -99,6 +100,32 @@ struct fold_cursor {
   U open;
   std::size_t j;
   std::size_t heads_left;
+};
+
+/// \brief One element of the segmented scans' vector forms (segmented_folds_avx2 and its
+/// AVX-512 twin) taken alone, before the first aligned vector and after the last: `out[k]` and
+/// the running value `acc` after it (inclusive: the element itself at a head; exclusive: `init`
+/// stored at a head and `init op x` carried).
+template <bool Exclusive, class Out, class Op, class Flags>
+struct segmented_fold_element {
+  Out* out;
+  const Out* in;
+  const Flags& flags;
+  Out init;
+  Op op;
+  Out acc;
+  void operator()(std::size_t k) {
+    const bool head = parprim::detail::head_after_first(flags, k);
+    const Out before = head ? init : acc;
+    acc = head && !Exclusive ? in[k] : parprim::detail::apply_wrapping<Out>(op, before, in[k]);
+    out[k] = Exclusive ? before : acc;
+  }
+  /// \brief The elements from `k` up to the first whose output lies on an `align`-byte boundary
+  /// (or `e`); returns that element.
+  std::size_t to_boundary(std::size_t k, std::size_t e, std::size_t align) {
+    for (; k < e && reinterpret_cast<std::uintptr_t>(out + k) % align != 0; ++k) (*this)(k);
+    return k;
+  }
 };
 
 #if PARPRIM_HOST_AVX2
@@ -318,18 +345,12 @@ PARPRIM_TARGET_AVX2 Out segmented_folds_avx2(Out* out, std::size_t b, std::size_
   using V = segment_fold_vectors<Out, Op>;
   using lanes = segment_fold_lanes<Out, Op>;
   constexpr std::size_t width = 32 / sizeof(Out);
-  const auto scalar = [&](std::size_t k) {
-    const bool head = parprim::detail::head_after_first(flags, k);
-    const Out before = head ? init : acc;
-    acc = head && !Exclusive ? in[k] : parprim::detail::apply_wrapping<Out>(op, before, in[k]);
-    out[k] = Exclusive ? before : acc;
-  };
-  std::size_t k = b;
+  segmented_fold_element<Exclusive, Out, Op, Flags> one{out, in, flags, init, op, acc};
   // to a 32-byte boundary of the output, so that streaming stores are aligned
-  for (; k < e && reinterpret_cast<std::uintptr_t>(out + k) % 32 != 0; ++k) scalar(k);
+  std::size_t k = one.to_boundary(b, e, 32);
   if (k + width <= e) {
     const __m256i inits = V::all(lanes::of(init));
-    __m256i open = V::all(lanes::of(acc));
+    __m256i open = V::all(lanes::of(one.acc));
     for (; k + width <= e; k += width) {
       const __m256i mask = heads_mask_avx2<typename V::U>(flags, k);
       const auto heads =
@@ -347,11 +368,11 @@ PARPRIM_TARGET_AVX2 Out segmented_folds_avx2(Out* out, std::size_t b, std::size_
       else
         _mm256_store_si256(dst, V::unload(result));
     }
-    acc = lanes::value(first_lane<typename V::U>(open));
+    one.acc = lanes::value(first_lane<typename V::U>(open));
   }
-  for (; k < e; ++k) scalar(k);
+  for (; k < e; ++k) one(k);
   if (stream) _mm_sfence();
-  return acc;
+  return one.acc;
 }
 
 #endif

@@ -250,18 +250,12 @@ PARPRIM_TARGET_AVX512 Out segmented_folds_avx512(Out* out, std::size_t b, std::s
   using V = segment_fold_vectors512<Out, Op>;
   using lanes = segment_fold_lanes<Out, Op>;
   constexpr std::size_t width = V::width;
-  const auto scalar = [&](std::size_t k) {
-    const bool head = parprim::detail::head_after_first(flags, k);
-    const Out before = head ? init : acc;
-    acc = head && !Exclusive ? in[k] : parprim::detail::apply_wrapping<Out>(op, before, in[k]);
-    out[k] = Exclusive ? before : acc;
-  };
-  std::size_t k = b;
+  segmented_fold_element<Exclusive, Out, Op, Flags> one{out, in, flags, init, op, acc};
   // to a 64-byte boundary of the output, so that streaming stores are aligned
-  for (; k < e && reinterpret_cast<std::uintptr_t>(out + k) % 64 != 0; ++k) scalar(k);
+  std::size_t k = one.to_boundary(b, e, 64);
   if (k + width <= e) {
     const __m512i inits = V::all(lanes::of(init));
-    __m512i open = V::all(lanes::of(acc));
+    __m512i open = V::all(lanes::of(one.acc));
     for (; k + width <= e; k += width) {
       const unsigned heads = V::heads_bits(flags, k);
       __m512i v = V::load(V::load_bits(in + k));
@@ -279,11 +273,11 @@ PARPRIM_TARGET_AVX512 Out segmented_folds_avx512(Out* out, std::size_t b, std::s
       else
         _mm512_store_si512(out + k, V::unload(result));
     }
-    acc = lanes::value(V::first_lane(open));
+    one.acc = lanes::value(V::first_lane(open));
   }
-  for (; k < e; ++k) scalar(k);
+  for (; k < e; ++k) one(k);
   if (stream) _mm_sfence();
-  return acc;
+  return one.acc;
 }
 
 #endif
