@@ -139,10 +139,7 @@ struct segment_fold_vectors {
   static constexpr bool four = sizeof(U) == 4;
   static constexpr U sign = U{1} << (8 * sizeof(U) - 1);
 
-  PARPRIM_TARGET_AVX2 static __m256i all(U x) {
-    return four ? _mm256_set1_epi32(static_cast<int>(x))
-                : _mm256_set1_epi64x(static_cast<long long>(x));
-  }
+  PARPRIM_TARGET_AVX2 static __m256i all(U x) { return broadcast<U>(x); }
   /// \brief Lanes where a > b as signed integers.
   PARPRIM_TARGET_AVX2 static __m256i greater(__m256i a, __m256i b) {
     return four ? _mm256_cmpgt_epi32(a, b) : _mm256_cmpgt_epi64(a, b);
