@@ -437,8 +437,10 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
 /// scans by key, inclusive and exclusive: integer minimum, maximum and bit operators on 4- and
 /// 8-byte values, 4-byte products (uint32 wrapping), float and double minimum and maximum with NaNs
 /// of both signs and several payloads, signed zeros, infinities and subnormals (the order of
-/// operators.hpp, taken on ordered keys). Lengths around the vectors, heads from one in 64 to every
-/// element, 1-4 threads. Where the processor has AVX-512 its forms run (segment_folds_avx512.hpp),
+/// operators.hpp, taken on ordered keys). Lengths around the vectors, heads from none (one
+/// segment) and one in about 1000 to every element, 1-4 threads; sparse heads take the folds of
+/// whole ranges by vectors (fold_vectors.hpp), as does the plain `reduce`, compared here too.
+/// Where the processor has AVX-512 its forms run (segment_folds_avx512.hpp, fold_vectors.hpp),
 /// the AVX2 ones under PARPRIM_SEGMENT_SIMD=avx2 (a second run of this test); without AVX2 (or
 /// under PARPRIM_SEGMENT_SIMD=portable) the same comparisons check the element-by-element folds.
 TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
@@ -457,6 +459,9 @@ TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
     const std::span<const T> x(in);
     const std::span<const std::uint8_t> f(flags);
     const T guard = static_cast<T>(77);
+    const T whole = parprim::reduce(parprim::omp.threads(threads), x, init, op);
+    const T whole_seq = parprim::reduce(parprim::seq, x, init, op);
+    ASSERT_TRUE(same_bits(whole, whole_seq)) << "reduce: " << whole << " against " << whole_seq;
     for (const bool with_init : {false, true}) {
       std::vector<T> want(k), got(k + 1, guard);
       if (with_init) {
@@ -540,14 +545,16 @@ TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
                               std::ldexp(1.0, uniform_int<int>(r, -60, 60)));
     }
   };
-  for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{8},
-                              std::size_t{9}, std::size_t{17}, std::size_t{63}, std::size_t{64},
-                              std::size_t{65}, std::size_t{1000}, std::size_t{10007}})
-    for (const int per_64 : {1, 3, 20, 48, 64}) {  // heads in 64 elements
-      SCOPED_TRACE("n " + std::to_string(n) + ", heads " + std::to_string(per_64) + " in 64");
+  for (const std::size_t n :
+       {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{8}, std::size_t{9},
+        std::size_t{17}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{1000},
+        std::size_t{10007}, std::size_t{100003}})
+    for (const int per_4096 : {0, 4, 30, 64, 192, 1280, 3072, 4096}) {  // heads in 4096 elements
+      if (n > 10007 && per_4096 > 64) continue;  // (the large input for sparse heads only)
+      SCOPED_TRACE("n " + std::to_string(n) + ", heads " + std::to_string(per_4096) + " in 4096");
       std::vector<std::uint8_t> flags(n, 0);
       for (auto& h : flags)
-        h = uniform_int<int>(r, 0, 63) < per_64
+        h = uniform_int<int>(r, 0, 4095) < per_4096
                 ? static_cast<std::uint8_t>(uniform_int<int>(r, 1, 3))
                 : 0;
       std::vector<std::int32_t> i32(n), signs(n);  // (signs: products that never overflow)

@@ -2,7 +2,13 @@
 /// \brief parprim::reduce on parprim's CPU backends: seq, omp over threads 1..max, and omp with
 /// grain 1 at small sizes (always parallel: where it crosses seq is the sequential-fallback
 /// threshold the default grain should encode); float and double also with parprim::exact_plus
-/// (competitors seq_exact, omp_exact), the cost of reproducible sums beside plus.
+/// (competitors seq_exact, omp_exact), the cost of reproducible sums beside plus; int32, float
+/// and double also with parprim::maximum (competitor omp_max: an operator that combines exactly
+/// in any order, folded by vectors where the processor has AVX2), checked against seq bit for
+/// bit.
+
+#include <cstring>
+#include <limits>
 
 #include <parprim/parprim.hpp>
 
@@ -25,6 +31,23 @@ void run_reduce(benchmark::State& state, const Policy& policy, std::size_t n, in
   set_counters(state, n, n * sizeof(T), 0, threads);
 }
 
+/// reduce/omp_max/<type>: parprim::maximum from the lowest value, the result checked against
+/// seq's bits.
+template <class T>
+void run_maximum(benchmark::State& state, int threads, std::size_t n) {
+  const auto in = input<T>(n);
+  const std::span<const T> x = in.span();
+  const T init = std::numeric_limits<T>::lowest();
+  T result{};
+  for (auto _ : state) {
+    result = parprim::reduce(parprim::omp.threads(threads), x, init, parprim::maximum{});
+    keep(result);
+  }
+  const T want = parprim::reduce(parprim::seq, x, init, parprim::maximum{});
+  if (std::memcmp(&result, &want, sizeof(T)) != 0) state.SkipWithError("maximum differs from seq");
+  set_counters(state, n, n * sizeof(T), 0, threads);
+}
+
 template <class T>
 void register_type(const std::vector<std::int64_t>& sizes) {
   add_seq(join({"reduce", "seq", type_name<T>()}), sizes,
@@ -34,6 +57,7 @@ void register_type(const std::vector<std::int64_t>& sizes) {
           [](benchmark::State& s, int t, std::size_t n) {
             run_reduce<T>(s, parprim::omp.threads(t), n, t);
           });
+  add_par(join({"reduce", "omp_max", type_name<T>()}), sizes, thread_counts(), run_maximum<T>);
 #endif
   if constexpr (std::is_floating_point_v<T>) {
     add_seq(join({"reduce", "seq_exact", type_name<T>()}), sizes,

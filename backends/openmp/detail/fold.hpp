@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <parprim/backends/openmp/detail/fold_vectors.hpp>
 #include <parprim/detail/accumulating.hpp>
 #include <parprim/operators.hpp>
 
@@ -73,11 +74,14 @@ bool plain_extreme_lanes(T& acc, Element element, std::size_t n, Op op) {
 
 /// \brief `acc op in[b] op ... op in[b + n - 1]`; `in` is a span or a transform view
 /// (detail/transform_view.hpp), read once per element (twice for a float minimum / maximum over
-/// a block that holds a NaN or a -0). An accumulating operator (detail/accumulating.hpp) folds
-/// the block itself.
+/// a block that holds a NaN or a -0, where fold_by_vectors does not take it). An accumulating
+/// operator (detail/accumulating.hpp) folds the block itself; the operators that combine
+/// exactly in any order fold by AVX2 / AVX-512 vectors where the processor has them
+/// (fold_vectors.hpp).
 template <class T, class Input, class Op>
 T fold(T acc, const Input& in, std::size_t b, std::size_t n, Op op) {
   using In = typename Input::value_type;
+  if (fold_by_vectors(acc, in, b, n, op)) return acc;
   if constexpr (parprim::detail::accumulating_operator<Op>) {
     return op.fold(std::move(acc), in, b, n);
   } else if constexpr (lane_fold_v<Op, In, T> && plain_extreme_v<Op, T>) {

@@ -687,9 +687,11 @@ constexpr bool folds_by_vectors_ok() {
 /// development machine, one thread, 2^24: int32 `maximum` at one head in 100 15.4-16.3 ms
 /// against 18.8-19.6 by vectors), and 8-byte integers, four to a vector, gain only from one head
 /// in about 16 on (one in 40: int64 `maximum` 27.0-28.2 ms in chains against 30.7-31.2; one in
-/// ten 35.0-35.7 against 32.1-33.0); the lane fold of float `minimum` and `maximum` goes element
-/// by element, so they take vectors from one head in 512 (one in 300: float32 `minimum`
-/// 28.8-30.5 ms against 20.9-22.0; one in 2000: 14.6-15.5 against 20.3-21.5). A compile-time
+/// ten 35.0-35.7 against 32.1-33.0); float `minimum` and `maximum` take vectors from one head in
+/// 512 (measured while their lane fold went element by element: one in 300, float32 `minimum`
+/// 28.8-30.5 ms against 20.9-22.0; one in 2000: 14.6-15.5 against 20.3-21.5; since the whole
+/// ranges fold by vectors too (fold_vectors.hpp), one in 1000 takes 10.3-10.6 ms by reduce_block
+/// and one in 100 13.9-14.3 by vectors, AVX-512). A compile-time
 /// knob for A/B runs, `PARPRIM_OMP_FOLD_VECTORS_FROM` (0: never), sets one value for all.
 template <class T, class Op>
 constexpr std::size_t vectors_from() {
@@ -872,10 +874,26 @@ struct block_results {
 /// block's density.
 inline constexpr std::size_t density_sample = 4096;
 
-/// \brief Whether `count` heads in a sample of `m` elements are sparse (at most one in 64): the
-/// density below which a block is reduced before its heads are counted.
-inline bool sparse_sample(std::size_t count, std::size_t m) {
-  return count * 64 <= m;
+/// \brief One head in this many elements or fewer is sparse: the density below which a block is
+/// reduced before its heads are counted (reduce_block), 64, or where fold_counted_block takes
+/// the block by vectors from sparser heads than that (float `minimum` and `maximum`:
+/// vectors_from), that density, where the vectors are faster than reduce_block (2-core
+/// development machine, 2^24 float32 `minimum`, one head in 100, one thread: 39-45 ms by
+/// reduce_block, 13-14 by vectors).
+template <class T, class Input, class Heads, class Op, class Emit>
+constexpr std::size_t sparse_from() {
+  if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>())
+    return vectors_from<T, std::remove_cvref_t<Op>>() > 64
+               ? vectors_from<T, std::remove_cvref_t<Op>>()
+               : 64;
+  else
+    return 64;
+}
+
+/// \brief Whether `count` heads in a sample of `m` elements are sparse: at most one in
+/// `one_in` (sparse_from).
+inline bool sparse_sample(std::size_t count, std::size_t m, std::size_t one_in) {
+  return count * one_in <= m;
 }
 
 /// \brief Results of reduced blocks that reduce_segments_counting stores on the calling thread
@@ -892,12 +910,13 @@ inline constexpr std::size_t sparse_grains = is_flag_heads_v<Heads> ? 4 : 2;
 
 /// \brief reduce_segments for outputs with room for n results, without counting the heads
 /// first where they are sparse: a block whose first `density_sample` elements hold at most one
-/// head in 64 is reduced at once (reduce_block), its results kept aside (block_results, up to
-/// one in 64 of its elements) and stored once the blocks before it are counted; a denser block,
-/// or one whose results outgrow that, is counted, then reduced as reduce_segments does. So
-/// sparse heads are read once instead of twice. Returns the number of segments. `start_sparse`:
-/// whether the input's first `density_sample` elements are sparse, where the caller has counted
-/// them (else they are counted here).
+/// head in sparse_from (64, or 512 for float minimum and maximum) is reduced at once
+/// (reduce_block), its results kept aside (block_results, up to one in 64 of its elements) and
+/// stored once the blocks before it are counted; a denser block, or one whose results outgrow that,
+/// is counted, then reduced as reduce_segments does. So sparse heads are read once instead of
+/// twice. Returns the number of segments. `start_sparse`: whether the input's first
+/// `density_sample` elements are sparse, where the caller has counted them (else they are counted
+/// here).
 template <class T, class Input, class Heads, class Op, class Emit>
 std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, const Heads& heads,
                                      const T* init, const Op& op, Emit emit,
@@ -906,7 +925,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   if (n == 0) return 0;
   const auto sparse = [&](std::size_t b, std::size_t e) {
     const std::size_t m = e - b < density_sample ? e - b : density_sample;
-    return sparse_sample(heads.count(b, b + m), m);
+    return sparse_sample(heads.count(b, b + m), m, sparse_from<T, Input, Heads, Op, Emit>());
   };
   // sparse heads fold at the lane fold's pace, several elements a nanosecond: a thread takes
   // sparse_grains grains of them, else the team's start costs more than it saves (2 threads

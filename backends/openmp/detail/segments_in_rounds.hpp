@@ -136,7 +136,8 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
 /// \brief reduce_segments_counting's contract (outputs with room for n results; returns the
 /// number of segments), heads read from memory once where that pays: in rounds
 /// (reduce_segments_in_rounds) where several threads share the work and every block starts with
-/// heads denser than one in 64 (and, for flags, no denser than three in four: there the 16-core
+/// heads denser than sparse_from (one in 64; float minimum and maximum one in 512) (and, for
+/// flags, no denser than three in four: there the 16-core
 /// host ran 3-7 % faster counting them first, a byte an element beside the four of a result),
 /// else reduce_segments_counting, which then reduces sparse blocks before counting them.
 template <class T, class Input, class Heads, class Op, class Emit>
@@ -151,7 +152,7 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
     const block bl = block_of(n, team, t);
     const std::size_t m = std::min(bl.end - bl.begin, density_sample);
     const std::size_t count = heads.count(bl.begin, bl.begin + m);
-    const bool sparse = sparse_sample(count, m);
+    const bool sparse = sparse_sample(count, m, sparse_from<T, Input, Heads, Op, Emit>());
     if (t == 0 && m == std::min(n, density_sample)) start_sparse = sparse;
     // (flags denser than three in four: a count of its own costs little beside the results)
     rounds =

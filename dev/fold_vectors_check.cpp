@@ -1,0 +1,88 @@
+// The OpenMP folds of whole ranges by vectors (backends/openmp/detail/fold_vectors.hpp), timed
+// and checked against seq bit for bit: segmented_reduce with one-byte head flags (one head in
+// 1000 and in 100) and the plain reduce, one thread, 2^24 elements, int32 / int64 / float /
+// double under maximum or minimum (int32 plus beside them, untouched by the vectors). Medians of
+// 9 calls. Build it against two trees and run them in turn (results/dev-2core/fold-vectors/):
+//   g++ -std=c++20 -O3 -fopenmp -DPARPRIM_HAS_OPENMP=1 -I<build>/include -I<tree>/include
+//       -I<tree> dev/fold_vectors_check.cpp -o fold_vectors_check && ./fold_vectors_check <seed>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <span>
+#include <vector>
+
+#include <parprim/parprim.hpp>
+
+namespace {
+
+template <class F>
+double median_ms(F f, int reps = 9) {
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    const auto b = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+bool same_bits(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+template <class T, class Op>
+void run(const char* name, Op op, T init, std::size_t n, int one_in, std::mt19937_64& g) {
+  std::vector<T> in(n);
+  for (auto& x : in) {
+    if constexpr (std::is_floating_point_v<T>)
+      x = T(std::uniform_real_distribution<double>(-1e6, 1e6)(g));
+    else
+      x = T(g());
+  }
+  std::vector<unsigned char> flags(n);
+  for (auto& f : flags) f = (g() % static_cast<unsigned>(one_in)) == 0;
+  std::vector<T> want(n), got(n);
+  const std::span<const T> x(in);
+  const std::span<const unsigned char> f(flags);
+  const std::size_t k = parprim::segmented_reduce(parprim::seq, x, f, std::span<T>(want), init, op);
+  const double per_segment = median_ms([&] {
+    parprim::segmented_reduce(parprim::omp.threads(1), x, f, std::span<T>(got), init, op);
+  });
+  for (std::size_t s = 0; s < k; ++s)
+    if (!same_bits(want[s], got[s])) {
+      std::printf("%s: segment %zu differs from seq\n", name, s);
+      std::exit(1);
+    }
+  const T whole_seq = parprim::reduce(parprim::seq, x, init, op);
+  T whole{};
+  const double reduce =
+      median_ms([&] { whole = parprim::reduce(parprim::omp.threads(1), x, init, op); });
+  if (!same_bits(whole, whole_seq)) {
+    std::printf("%s: reduce differs from seq\n", name);
+    std::exit(1);
+  }
+  std::printf("%-12s 1in%-5d segmented_reduce %7.2f ms  reduce %7.2f ms\n", name, one_in,
+              per_segment, reduce);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::mt19937_64 g(argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1);
+  const std::size_t n = std::size_t{1} << 24;
+  for (const int one_in : {1000, 100}) {
+    run<std::int32_t>("int32 max", parprim::maximum{}, INT32_MIN, n, one_in, g);
+    run<std::int32_t>("int32 plus", parprim::plus{}, 0, n, one_in, g);
+    run<float>("f32 min", parprim::minimum{}, INFINITY, n, one_in, g);
+    run<double>("f64 max", parprim::maximum{}, -INFINITY, n, one_in, g);
+    run<std::int64_t>("int64 min", parprim::minimum{}, INT64_MAX, n, one_in, g);
+  }
+}
