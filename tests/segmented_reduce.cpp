@@ -245,6 +245,51 @@ void check_in_rounds(int team, std::size_t tile, std::span<const T> in, const He
   }
 }
 
+/// The CSR offsets' check (detail/offsets.hpp, first_decrease, which every backend's check calls;
+/// chunks without a decrease passed over by AVX2 vectors where the processor has them): the first
+/// i in [b, e) with offsets[i] < offsets[i - 1], against a loop, for 2-, 4- and 8-byte offsets,
+/// signed and unsigned (values with the top bit set among them), around the vectors and the
+/// chunks, with none, one or several decreases anywhere.
+TEST(OffsetChecks, FirstDecreaseIsTheFirst) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  const auto check = [&]<class I>(I) {
+    SCOPED_TRACE(std::string(std::is_signed_v<I> ? "signed " : "unsigned ") +
+                 std::to_string(sizeof(I)) + "-byte offsets");
+    for (const std::size_t n :
+         {2, 3, 4, 5, 8, 9, 16, 17, 100, 4095, 4096, 4097, 4098, 8193, 12295, 20011}) {
+      std::vector<I> rising(n);
+      const I base = std::is_signed_v<I> ? static_cast<I>(-static_cast<I>(n / 5))
+                                         : static_cast<I>(std::numeric_limits<I>::max() / 2);
+      for (std::size_t i = 0; i < n; ++i) rising[i] = static_cast<I>(base + static_cast<I>(i / 3));
+      for (int trial = 0; trial < 24; ++trial) {
+        std::vector<I> o = rising;
+        const int drops = trial == 0 ? 0 : uniform_int<int>(r, 1, 3);
+        for (int d = 0; d < drops; ++d) {
+          const auto k = static_cast<std::size_t>(uniform_int<std::uint64_t>(r, 1, n - 1));
+          o[k] = trial % 2 == 0 ? static_cast<I>(o[k - 1] - 1) : std::numeric_limits<I>::min();
+        }
+        const std::span<const I> x(o);
+        for (const std::size_t b : {std::size_t{1}, std::size_t{2}, n / 2 + 1, n - 1}) {
+          if (b < 1 || b > n) continue;
+          std::size_t want = n;
+          for (std::size_t i = b; i < n && want == n; ++i)
+            if (o[i] < o[i - 1]) want = i;
+          ASSERT_EQ(parprim::detail::first_decrease(x, b, n), want)
+              << "n " << n << ", from " << b << ", trial " << trial;
+        }
+      }
+    }
+  };
+  check(std::int16_t{});
+  check(std::int32_t{});
+  check(std::uint32_t{});
+  check(std::int64_t{});
+  check(std::uint64_t{});
+  check(long{});
+}
+
 /// The OpenMP per-segment reductions in rounds (detail/segments_in_rounds.hpp): each block's
 /// results go where the counts of the blocks before it say, the segment a block continues is
 /// finished by the block that holds its end, and no result is written twice or by two threads.

