@@ -7,8 +7,9 @@
 /// baseline instruction set, where integer `minimum` / `maximum` take a compare and a select
 /// each and float ones test every element for NaN and -0 (a range holding one is folded again
 /// element by element), while here each is one instruction a vector. Four vectors of
-/// accumulators, combined at the end, then the remaining elements one by one: the operators
-/// combine exactly, so the result is the sequence-order fold's, bit for bit.
+/// accumulators, then one vector at a time, then the lanes and the last elements folded in the
+/// lanes' form (fold_lanes_and_rest): the operators combine exactly, so the result is the
+/// sequence-order fold's, bit for bit.
 
 #include <cstddef>
 #include <type_traits>

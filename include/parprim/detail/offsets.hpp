@@ -48,7 +48,8 @@ PARPRIM_TARGET_AVX2 bool decreases_avx2(const I* o, std::size_t b, std::size_t e
 /// \brief The first i in [b, e) (b >= 1) with `offsets[i] < offsets[i - 1]`, or e. Where the
 /// processor has AVX2 and the offsets are integers of 4 or 8 bytes, chunks without a decrease
 /// are passed over by decreases_avx2 (the loop below takes about a cycle an offset: 128 MiB of
-/// 8-byte offsets in 15-21 ms on one thread of the 2-core development machine, against 6-7 so).
+/// 8-byte offsets in 15.0-17.6 ms on one thread of the 2-core development machine, against
+/// 11.8-13.8 so, where the reads bound it).
 template <class I>
 std::size_t first_decrease(std::span<const I> offsets, std::size_t b, std::size_t e) {
 #if PARPRIM_HOST_AVX2
