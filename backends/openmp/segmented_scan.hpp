@@ -59,12 +59,8 @@ struct segmented_scan_impl<omp_policy> {
         }
         if constexpr (openmp::detail::segmented_folds_avx2_ok<Out, Input, Flags, Op>()) {
           if (openmp::detail::sums_tails_avx2_usable()) {
-            if (openmp::detail::segment_folds_avx512_usable())
-              openmp::detail::segmented_folds_avx512<false>(out.data(), i, e, stream, first,
-                                                            in.data(), flags, first, op);
-            else
-              openmp::detail::segmented_folds_avx2<false>(out.data(), i, e, stream, first,
-                                                          in.data(), flags, first, op);
+            openmp::detail::segmented_folds_vectors<false>(out.data(), i, e, stream, first,
+                                                           in.data(), flags, first, op);
             return;
           }
         }
@@ -132,12 +128,8 @@ struct segmented_scan_impl<omp_policy> {
               out[0] = static_cast<Out>(init);
               i = 1;
             }
-            if (openmp::detail::segment_folds_avx512_usable())
-              openmp::detail::segmented_folds_avx512<true>(out.data(), i, e, stream, acc, x, flags,
-                                                           static_cast<Out>(init), op);
-            else
-              openmp::detail::segmented_folds_avx2<true>(out.data(), i, e, stream, acc, x, flags,
-                                                         static_cast<Out>(init), op);
+            openmp::detail::segmented_folds_vectors<true>(out.data(), i, e, stream, acc, x, flags,
+                                                          static_cast<Out>(init), op);
             return;
           }
         }

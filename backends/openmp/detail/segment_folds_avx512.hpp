@@ -280,6 +280,27 @@ PARPRIM_TARGET_AVX512 Out segmented_folds_avx512(Out* out, std::size_t b, std::s
   return one.acc;
 }
 
+/// \brief fold_tails_avx512 where segment_folds_avx512_usable(), else fold_tails_avx2 (the caller
+/// has asked sums_tails_avx2_usable()).
+template <bool With_init, class T, class Op, class Key>
+fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_tails_vectors(
+    const T* in, const unsigned char* flags, const Key* keys, Key* keys_out, T* slot, std::size_t e,
+    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c) {
+  if (segment_folds_avx512_usable())
+    return fold_tails_avx512<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e, init, c);
+  return fold_tails_avx2<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e, init, c);
+}
+
+/// \brief segmented_folds_avx512 where segment_folds_avx512_usable(), else segmented_folds_avx2
+/// (the caller has asked sums_tails_avx2_usable()).
+template <bool Exclusive, class Out, class Op, class Flags>
+Out segmented_folds_vectors(Out* out, std::size_t b, std::size_t e, bool stream, Out acc,
+                            const Out* in, const Flags& flags, Out init, Op op) {
+  if (segment_folds_avx512_usable())
+    return segmented_folds_avx512<Exclusive>(out, b, e, stream, acc, in, flags, init, op);
+  return segmented_folds_avx2<Exclusive>(out, b, e, stream, acc, in, flags, init, op);
+}
+
 #endif
 
 }  // namespace parprim::openmp::detail

@@ -735,16 +735,12 @@ block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::si
   {
     using Key = typename Emit::key_type;
     const fold_cursor<typename lanes::lane> from{i, lanes::of(open), j, heads_in_block - 1};
-    const auto loop = [&]<bool With_init>() {
-      if (segment_folds_avx512_usable())
-        return fold_tails_avx512<With_init, T, O, Key>(in.data(), flag_bytes(heads),
-                                                       heads_keys(heads), emit.key_slots(s), slot,
-                                                       e, base, from);
-      return fold_tails_avx2<With_init, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
-                                                   emit.key_slots(s), slot, e, base, from);
-    };
     const auto c =
-        init != nullptr ? loop.template operator()<true>() : loop.template operator()<false>();
+        init != nullptr
+            ? fold_tails_vectors<true, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
+                                                  emit.key_slots(s), slot, e, base, from)
+            : fold_tails_vectors<false, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
+                                                   emit.key_slots(s), slot, e, base, from);
     i = c.i;
     j = c.j;
     open = lanes::value(c.open);
@@ -883,9 +879,7 @@ inline constexpr std::size_t density_sample = 4096;
 template <class T, class Input, class Heads, class Op, class Emit>
 constexpr std::size_t sparse_from() {
   if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>())
-    return vectors_from<T, std::remove_cvref_t<Op>>() > 64
-               ? vectors_from<T, std::remove_cvref_t<Op>>()
-               : 64;
+    return std::max<std::size_t>(vectors_from<T, std::remove_cvref_t<Op>>(), 64);
   else
     return 64;
 }
