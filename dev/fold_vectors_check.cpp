@@ -18,20 +18,9 @@
 
 #include <parprim/parprim.hpp>
 
-namespace {
+#include "host_timing.hpp"
 
-template <class F>
-double median_ms(F f, int reps = 9) {
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    const auto a = std::chrono::steady_clock::now();
-    f();
-    const auto b = std::chrono::steady_clock::now();
-    t.push_back(std::chrono::duration<double, std::milli>(b - a).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
+namespace {
 
 template <class T>
 bool same_bits(T a, T b) {
@@ -53,7 +42,7 @@ void run(const char* name, Op op, T init, std::size_t n, int one_in, std::mt1993
   const std::span<const T> x(in);
   const std::span<const unsigned char> f(flags);
   const std::size_t k = parprim::segmented_reduce(parprim::seq, x, f, std::span<T>(want), init, op);
-  const double per_segment = median_ms([&] {
+  const double per_segment = dev::median_ms([&] {
     parprim::segmented_reduce(parprim::omp.threads(1), x, f, std::span<T>(got), init, op);
   });
   for (std::size_t s = 0; s < k; ++s)
@@ -64,7 +53,7 @@ void run(const char* name, Op op, T init, std::size_t n, int one_in, std::mt1993
   const T whole_seq = parprim::reduce(parprim::seq, x, init, op);
   T whole{};
   const double reduce =
-      median_ms([&] { whole = parprim::reduce(parprim::omp.threads(1), x, init, op); });
+      dev::median_ms([&] { whole = parprim::reduce(parprim::omp.threads(1), x, init, op); });
   if (!same_bits(whole, whole_seq)) {
     std::printf("%s: reduce differs from seq\n", name);
     std::exit(1);

@@ -682,8 +682,9 @@ void check_segment_ends(const std::vector<float>& in, const std::vector<std::uin
   for (std::size_t q = ends + 1; q < keys_out.size(); ++q) ASSERT_EQ(keys_out[q], -77) << q;
 }
 
-// The AVX2 form of OpenMP's per-segment float sums keeps, of the segmented scans' group sums,
-// those before each head, in the bits the portable form's scan gives there: head flags and
+// The vector form of OpenMP's per-segment float sums (AVX-512 where the processor has it, else
+// AVX2; the test runs again with PARPRIM_SEGMENT_SIMD=avx2) keeps, of the segmented scans' group
+// sums, those before each head, in the bits the portable form's scan gives there: head flags and
 // int32 keys, with and without init, blocks of whole groups and not, heads from none to every
 // element, signed zeros among the inputs.
 TEST(SegmentEndsAvx2, AgreesWithThePortableScanAtEveryHead) {

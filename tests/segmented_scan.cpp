@@ -127,11 +127,12 @@ TYPED_TEST(SegmentedInclusiveScan, DocumentedExampleAndFlagsAliasingInput) {
 
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP
 // The OpenMP backend's grouped block step of segmented float and double sums, inclusive and
-// exclusive: its AVX2 form and its portable form give the same bits, streamed or not, in place
-// or not, heads from one-byte flags and from keys, at densities from none to every element, over
-// blocks of every length around the groups at every offset; every output lies within the
-// harness's bound of its segment's exact prefix (an exclusive one's head is `init` itself), and
-// an inclusive segment of -0 gives -0.
+// exclusive: its vector form (AVX-512 for floats where the processor has it, else AVX2; the
+// suite runs again with PARPRIM_SEGMENT_SIMD=avx2) and its portable form give the same bits,
+// streamed or not, in place or not, heads from one-byte flags and from keys, at densities from none
+// to every element, over blocks of every length around the groups at every offset; every output
+// lies within the harness's bound of its segment's exact prefix (an exclusive one's head is `init`
+// itself), and an inclusive segment of -0 gives -0.
 template <bool Exclusive, class T, class Key>
 void check_segmented_grouped_sums(rng_t& r) {
   namespace od = parprim::openmp::detail;

@@ -28,6 +28,7 @@
 
 #include <parprim/backends/openmp/detail/grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segmented_grouped_sums_avx512.hpp>
 #include <parprim/backends/openmp/detail/segmented_sums_avx2.hpp>
 #include <parprim/detail/heads.hpp>
 #include <parprim/operators.hpp>
@@ -185,7 +186,7 @@ PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
 template <bool Exclusive, class T, class Store, class Flags>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std::size_t first,
                                                  std::size_t groups, const Flags& flags, T acc,
-                                                 T init) {
+                                                 T init, std::size_t ahead = 0, std::size_t n = 0) {
   using G = segmented_group_vector<T>;
   using P = group_vector<T>;
   using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
@@ -201,6 +202,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
     if (sparse) {
       for (std::size_t g = c; g < end; ++g) {
         const std::size_t at = first + g * width;
+        read_ahead_element(in, flags, at, ahead, n);
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         const V x = P::load(in + at);
         if (_mm256_testz_si256(heads, heads)) {  // no head: a plain scan's group
@@ -213,6 +215,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
     } else {
       for (std::size_t g = c; g < end; ++g) {
         const std::size_t at = first + g * width;
+        read_ahead_element(in, flags, at, ahead, n);
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         counts = _mm256_sub_epi32(counts, heads);
         scan_segmented_group_avx2<Exclusive, T>(store, g, P::load(in + at), heads, run, inits);
@@ -232,12 +235,20 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
 
 /// \brief scan_segmented_groups_into with the outputs in `out` (element `first`'s output:
 /// `out` may be `in + first`); with `Stream`, through group_stream (the caller fences), else
-/// group_store.
+/// group_store. Float groups take the AVX-512 form
+/// (segmented_grouped_sums_avx512.hpp) where segment_folds_avx512_usable(): the same bits.
 template <bool Exclusive, bool Stream, class T, class Flags>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
                                                  std::size_t groups, const Flags& flags, T acc,
                                                  T init) {
   std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out);
+  if constexpr (std::is_same_v<T, float>) {
+    if (segment_folds_avx512_usable()) {  // (the same bits, two groups a vector)
+      acc = scan_segmented_groups_avx512<Exclusive>(in, store, first, groups, flags, acc, init);
+      store.finish(groups);
+      return acc;
+    }
+  }
   acc = scan_segmented_groups_into<Exclusive>(in, store, first, groups, flags, acc, init);
   store.finish(groups);
   return acc;
@@ -288,15 +299,20 @@ struct segment_ends_store {
 /// `in`, from the running sum `acc`, through segment_ends_store: the sums of the segments that
 /// end in them (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their
 /// successors' keys at `keys_out[1], ...`); `ends` receives how many. Returns the running sum
-/// after the last group.
+/// after the last group. Where segment_folds_avx512_usable(), the AVX-512 form
+/// (segmented_grouped_sums_avx512.hpp) runs instead, with the same results.
 template <bool With_init, class Key, class Flags>
 PARPRIM_TARGET_AVX2 float sum_segment_ends_avx2(const float* in, float* slot, Key* keys_out,
                                                 std::size_t first, std::size_t groups,
                                                 const Flags& flags, float acc, float init,
-                                                std::size_t& ends) {
+                                                std::size_t& ends, std::size_t ahead = 0,
+                                                std::size_t n = 0) {
+  if (segment_folds_avx512_usable())  // (the same bits, two groups a vector)
+    return sum_segment_ends_avx512<With_init, Key, Flags>(in, slot, keys_out, first, groups, flags,
+                                                          acc, init, ends, ahead, n);
   segment_ends_store<With_init, Key, Flags> store{
       flags, first, slot, keys_out, _mm256_set1_ps(acc), _mm256_set1_ps(init)};
-  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f);
+  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f, ahead, n);
   ends = store.j;
   return acc;
 }

@@ -424,9 +424,12 @@ inline constexpr std::size_t scan_sums_chunk = 2048;
 /// (its tree is no deeper), and depend only on where the block's first head lies. 2-core
 /// development machine, 2^24 float32, heads one in ten: 34.6-42.4 -> 18.0-26.2 ms on one thread,
 /// 18.0-25.3 -> 9.0-11.7 on two; 16-core host, 2^28, 16 threads: 52.9-62.5 -> 40.1-48.5.
+/// `read_ahead` > 0: the vector forms ask the cache for the elements (and heads) that many
+/// further on, as sum_block_by_prefix's AVX2 loop does.
 template <class T, class Input, class Heads, class Emit>
 block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t b, std::size_t e,
-                                const T* init, std::size_t s, const Emit& emit) {
+                                const T* init, std::size_t s, const Emit& emit,
+                                std::size_t read_ahead = 0) {
   block_ends<T> r;
   const std::size_t first = heads.next(b, e);
   if (first > b) r.lead = fold_nonempty<T>(in, b, first, plus{});
@@ -453,6 +456,7 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
     }
   };
   std::size_t c = first + 1;
+  static_cast<void>(read_ahead);  // (the vector forms')
 #if PARPRIM_HOST_AVX2
   if constexpr (packs_segment_ends_v<Emit>) {
     if (avx2) {  // the whole groups: only the segments' ends stored (segment_ends_store)
@@ -460,9 +464,11 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       using Key = typename Emit::key_type;
       using Flags = std::remove_cvref_t<decltype(flags)>;
       acc = init != nullptr ? sum_segment_ends_avx2<true, Key, Flags>(x, slot, emit.key_slots(s), c,
-                                                                      groups, flags, acc, *init, j)
-                            : sum_segment_ends_avx2<false, Key, Flags>(
-                                  x, slot, emit.key_slots(s), c, groups, flags, acc, 0.0f, j);
+                                                                      groups, flags, acc, *init, j,
+                                                                      read_ahead, in.size())
+                            : sum_segment_ends_avx2<false, Key, Flags>(x, slot, emit.key_slots(s),
+                                                                       c, groups, flags, acc, 0.0f,
+                                                                       j, read_ahead, in.size());
       c += groups * group_elements<T>;
       // the open segment's running sum in its slot, as the loop below keeps it (a head at c
       // closes it)
@@ -794,7 +800,7 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
                                  op, s, emit, read_ahead);
   } else if constexpr (sums_by_scan_ok<T, Input, Heads, std::remove_cvref_t<Op>, Emit>()) {
     if (count * 64 >= e - b && !denser_than_three_in_four(count, e - b))
-      return sum_block_by_scan(in, heads, b, e, init, s, emit);
+      return sum_block_by_scan(in, heads, b, e, init, s, emit, read_ahead);
   } else if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>()) {
     if (count * vectors_from<T, std::remove_cvref_t<Op>>() >= e - b && sums_tails_avx2_usable())
       return fold_block_by_vectors(in, heads, b, e, count, init, op, s, emit);
