@@ -281,11 +281,13 @@ struct segment_fold_vectors {
 /// `flags[i]`, or where `keys[i] != keys[i - 1]`; c.i >= 1), while W elements remain and the
 /// block has at least W heads left: each segment it closes gets its result at `slot[j]`, `init`
 /// combined into it (With_init; `c.open` and the values the loop carries are without it), and
-/// (by key) `keys_out[j + 1]` the key of the segment after it.
-template <bool With_init, class T, class Op, class Key>
+/// (by key) `keys_out[j + 1]` the key of the segment after it. `Ahead`: each vector asks the cache
+/// for the element `ahead` further on and its head (read_ahead_element; `n` the input's size).
+template <bool With_init, class T, class Op, class Key, bool Ahead = false>
 PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_tails_avx2(
     const T* in, const unsigned char* flags, const Key* keys, Key* keys_out, T* slot, std::size_t e,
-    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c) {
+    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c, std::size_t ahead = 0,
+    std::size_t n = 0) {
   using V = segment_fold_vectors<T, Op>;
   using U = typename V::U;
   constexpr std::size_t width = 32 / sizeof(U);
@@ -295,6 +297,10 @@ PARPRIM_TARGET_AVX2 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_t
   __m256i open = V::all(c.open);
   std::size_t i = c.i, j = c.j, left = c.heads_left;
   for (; i + width <= e && left >= width; i += width) {
+    if constexpr (Ahead && by_key)
+      read_ahead_element(in, keys, i, ahead, n);
+    else if constexpr (Ahead)
+      read_ahead_element(in, flags, i, ahead, n);
     __m256i here{};
     const unsigned heads = heads_bits_avx2<U>(flags, keys, i, here);
     const __m256i v =

@@ -214,10 +214,11 @@ struct segment_fold_vectors512 {
 
 /// \brief fold_tails_avx2 (segment_folds_avx2.hpp) a 512-bit vector at a time: the same
 /// contract, with W = 16 (4-byte values) or 8.
-template <bool With_init, class T, class Op, class Key>
+template <bool With_init, class T, class Op, class Key, bool Ahead = false>
 PARPRIM_TARGET_AVX512 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_tails_avx512(
     const T* in, const unsigned char* flags, const Key* keys, Key* keys_out, T* slot, std::size_t e,
-    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c) {
+    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c, std::size_t ahead = 0,
+    std::size_t n = 0) {
   using V = segment_fold_vectors512<T, Op>;
   constexpr std::size_t width = V::width;
   constexpr bool by_key = !std::is_void_v<Key>;
@@ -225,6 +226,10 @@ PARPRIM_TARGET_AVX512 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold
   __m512i open = V::all(c.open);
   std::size_t i = c.i, j = c.j, left = c.heads_left;
   for (; i + width <= e && left >= width; i += width) {
+    if constexpr (Ahead && by_key)
+      read_ahead_element(in, keys, i, ahead, n);
+    else if constexpr (Ahead)
+      read_ahead_element(in, flags, i, ahead, n);
     __m512i here{};
     const unsigned heads = V::heads_bits(flags, keys, i, here);
     const __m512i v = V::scan(V::load(V::load_bits(in + i)), heads, open);
@@ -285,10 +290,17 @@ PARPRIM_TARGET_AVX512 Out segmented_folds_avx512(Out* out, std::size_t b, std::s
 template <bool With_init, class T, class Op, class Key>
 fold_cursor<typename segment_fold_lanes<T, Op>::lane> fold_tails_vectors(
     const T* in, const unsigned char* flags, const Key* keys, Key* keys_out, T* slot, std::size_t e,
-    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c) {
+    T init, fold_cursor<typename segment_fold_lanes<T, Op>::lane> c, std::size_t ahead = 0,
+    std::size_t n = 0) {
   if (segment_folds_avx512_usable())
-    return fold_tails_avx512<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e, init, c);
-  return fold_tails_avx2<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e, init, c);
+    return ahead > 0 ? fold_tails_avx512<With_init, T, Op, Key, true>(in, flags, keys, keys_out,
+                                                                      slot, e, init, c, ahead, n)
+                     : fold_tails_avx512<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e,
+                                                                init, c);
+  return ahead > 0
+             ? fold_tails_avx2<With_init, T, Op, Key, true>(in, flags, keys, keys_out, slot, e,
+                                                            init, c, ahead, n)
+             : fold_tails_avx2<With_init, T, Op, Key>(in, flags, keys, keys_out, slot, e, init, c);
 }
 
 /// \brief segmented_folds_avx512 where segment_folds_avx512_usable(), else segmented_folds_avx2

@@ -182,8 +182,10 @@ PARPRIM_TARGET_AVX2 inline void scan_segmented_group_avx2(
 
 /// \brief The AVX2 form over whole groups: the `groups` groups from element `first` (>= 1 in
 /// the sequence) of `in`, each group's outputs given to `store.put(g, v)` in turn, from the
-/// running sum `acc`. Returns the running sum after the last group.
-template <bool Exclusive, class T, class Store, class Flags>
+/// running sum `acc`. Returns the running sum after the last group. `Ahead`: each group asks the
+/// cache for the element `ahead` further on and its head (read_ahead_element; `n` the input's
+/// size).
+template <bool Exclusive, class T, class Store, class Flags, bool Ahead = false>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std::size_t first,
                                                  std::size_t groups, const Flags& flags, T acc,
                                                  T init, std::size_t ahead = 0, std::size_t n = 0) {
@@ -202,7 +204,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
     if (sparse) {
       for (std::size_t g = c; g < end; ++g) {
         const std::size_t at = first + g * width;
-        read_ahead_element(in, flags, at, ahead, n);
+        if constexpr (Ahead) read_ahead_element(in, flags.data(), at, ahead, n);
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         const V x = P::load(in + at);
         if (_mm256_testz_si256(heads, heads)) {  // no head: a plain scan's group
@@ -215,7 +217,7 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
     } else {
       for (std::size_t g = c; g < end; ++g) {
         const std::size_t at = first + g * width;
-        read_ahead_element(in, flags, at, ahead, n);
+        if constexpr (Ahead) read_ahead_element(in, flags.data(), at, ahead, n);
         const __m256i heads = heads_mask_avx2<U>(flags, at);
         counts = _mm256_sub_epi32(counts, heads);
         scan_segmented_group_avx2<Exclusive, T>(store, g, P::load(in + at), heads, run, inits);
@@ -300,7 +302,8 @@ struct segment_ends_store {
 /// end in them (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their
 /// successors' keys at `keys_out[1], ...`); `ends` receives how many. Returns the running sum
 /// after the last group. Where segment_folds_avx512_usable(), the AVX-512 form
-/// (segmented_grouped_sums_avx512.hpp) runs instead, with the same results.
+/// (segmented_grouped_sums_avx512.hpp) runs instead, with the same results. `ahead` > 0: each
+/// group asks the cache for the element that many further on (scan_segmented_groups_into).
 template <bool With_init, class Key, class Flags>
 PARPRIM_TARGET_AVX2 float sum_segment_ends_avx2(const float* in, float* slot, Key* keys_out,
                                                 std::size_t first, std::size_t groups,
@@ -312,7 +315,9 @@ PARPRIM_TARGET_AVX2 float sum_segment_ends_avx2(const float* in, float* slot, Ke
                                                           acc, init, ends, ahead, n);
   segment_ends_store<With_init, Key, Flags> store{
       flags, first, slot, keys_out, _mm256_set1_ps(acc), _mm256_set1_ps(init)};
-  acc = scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f, ahead, n);
+  acc = ahead > 0 ? scan_segmented_groups_into<false, float, decltype(store), Flags, true>(
+                        in, store, first, groups, flags, acc, 0.0f, ahead, n)
+                  : scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f);
   ends = store.j;
   return acc;
 }

@@ -79,14 +79,14 @@ PARPRIM_TARGET_AVX512 inline __m512 sums_before(__m512 incl, __m512 runs) {
 
 /// \brief One step of scan_segmented_group_pairs_avx512: groups `g` and `g + 1` (`Half`: group
 /// `g` alone) from the running sum `run` (in every lane), which it advances.
-template <bool Exclusive, bool Half, class Sink, class Flags>
+template <bool Exclusive, bool Half, bool Ahead, class Sink, class Flags>
 PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(const float* in, Sink& sink,
                                                             std::size_t first, std::size_t g,
                                                             const Flags& flags, __m512& run,
                                                             __m512 inits, std::size_t ahead,
                                                             std::size_t n) {
   const std::size_t at = first + g * 8;
-  read_ahead_element(in, flags, at, ahead, n);
+  if constexpr (Ahead) read_ahead_element(in, flags.data(), at, ahead, n);
   const unsigned h = group_pair_heads<Half>(flags, at);
   __m512 x = Half ? _mm512_maskz_loadu_ps(0xff, in + at) : _mm512_loadu_ps(in + at);
   if constexpr (Exclusive) x = _mm512_mask_add_ps(x, static_cast<__mmask16>(h), inits, x);
@@ -107,27 +107,44 @@ PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(const float* in, Sin
   }
 }
 
+/// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead).
+template <bool Exclusive, bool Ahead, class Sink, class Flags>
+PARPRIM_TARGET_AVX512 __m512 scan_segmented_group_pairs_loop(const float* in, Sink& sink,
+                                                             std::size_t first, std::size_t groups,
+                                                             const Flags& flags, __m512 run,
+                                                             __m512 inits, std::size_t ahead,
+                                                             std::size_t n) {
+  std::size_t g = 0;
+  for (; g + 2 <= groups; g += 2)
+    scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g, flags, run, inits, ahead,
+                                                       n);
+  if (g < groups)
+    scan_segmented_group_pair<Exclusive, true, Ahead>(in, sink, first, g, flags, run, inits, ahead,
+                                                      n);
+  return run;
+}
+
 /// \brief The AVX-512 form over whole groups of 8 floats: the `groups` groups from element
 /// `first` (>= 1 in the sequence) of `in`, two at a time (an odd last one alone), from the
 /// running sum `acc`. Each pair's inclusive sums (`incl`), the running sums before its groups
 /// (`runs`, as sums_before takes them) and its heads go to `sink(g, at, incl, runs, heads,
 /// half)`: `g` its first group, `at` its first element, `half` true for a last group alone (lanes
 /// 8-15 then hold nothing). `Exclusive`: a head's element enters as `init + x` (the sink writes
-/// the sums before the elements). Returns the running sum after the last group.
+/// the sums before the elements). `ahead` > 0: each pair asks the cache for the element that
+/// many further on and its head (read_ahead_element; `n` the input's size). Returns the running
+/// sum after the last group.
 template <bool Exclusive, class Sink, class Flags>
 PARPRIM_TARGET_AVX512 float scan_segmented_group_pairs_avx512(const float* in, Sink& sink,
                                                               std::size_t first, std::size_t groups,
                                                               const Flags& flags, float acc,
                                                               float init, std::size_t ahead = 0,
                                                               std::size_t n = 0) {
-  __m512 run = _mm512_set1_ps(acc);
+  const __m512 run = _mm512_set1_ps(acc);
   const __m512 inits = _mm512_set1_ps(init);
-  std::size_t g = 0;
-  for (; g + 2 <= groups; g += 2)
-    scan_segmented_group_pair<Exclusive, false>(in, sink, first, g, flags, run, inits, ahead, n);
-  if (g < groups)
-    scan_segmented_group_pair<Exclusive, true>(in, sink, first, g, flags, run, inits, ahead, n);
-  return _mm512_cvtss_f32(run);
+  return _mm512_cvtss_f32(ahead > 0 ? scan_segmented_group_pairs_loop<Exclusive, true>(
+                                          in, sink, first, groups, flags, run, inits, ahead, n)
+                                    : scan_segmented_group_pairs_loop<Exclusive, false>(
+                                          in, sink, first, groups, flags, run, inits, 0, 0));
 }
 
 /// \brief A sink of scan_segmented_group_pairs_avx512 that hands each group's outputs to an AVX2

@@ -41,17 +41,18 @@ template <class K, class U>
 inline constexpr bool integer_key_heads_v<parprim::detail::key_heads<K>, U> =
     std::is_integral_v<K> && !std::is_same_v<K, bool> && sizeof(K) == sizeof(U);
 
-/// \brief Asks the cache for element `at + ahead` of `in` and its head in `flags` (one-byte
+/// \brief Asks the cache for element `at + ahead` of `in` and its head at `heads` (one-byte
 /// flags or keys), or for element `at` where that lies at or beyond `n` (as with `ahead` 0): the
-/// read-ahead of the rounds' per-segment sums (segments_in_rounds.hpp, segment_read_ahead).
-/// Without a branch: GCC 12 at -O3 dropped both requests from the loops that called this with
-/// an early return for `ahead` 0.
-template <class T, class Flags>
-inline void read_ahead_element(const T* in, const Flags& flags, std::size_t at, std::size_t ahead,
+/// read-ahead of the rounds' per-segment results (segments_in_rounds.hpp, segment_read_ahead).
+/// Without a branch: GCC 12 at -O3 dropped both requests from loops that called a form with a
+/// test of `ahead` (an early return, or an `if`); the loops instead call it only in their
+/// instantiation for a read-ahead (`Ahead`), chosen once per call.
+template <class T, class H>
+inline void read_ahead_element(const T* in, const H* heads, std::size_t at, std::size_t ahead,
                                std::size_t n) {
   const std::size_t k = at + ahead < n ? at + ahead : at;
   __builtin_prefetch(in + k);
-  __builtin_prefetch(flags.data() + k);
+  __builtin_prefetch(heads + k);
 }
 
 /// \brief Whether segmented_sums_avx2 takes a segmented scan with `Op` of `Input` into `Out`,

@@ -717,11 +717,13 @@ constexpr std::size_t vectors_from() {
 /// `emit.out[s], ...`: the vector loop takes the block while at least a vector's worth of heads
 /// remain, a loop element by element the rest. The operators combine exactly in any order, so each
 /// result is the sequence-order fold's. The open segment's slot holds a partial result until the
-/// stitching writes it.
+/// stitching writes it. `read_ahead` > 0: the vector loop asks the cache for the elements (and
+/// heads) that many further on, as sum_block_by_prefix's does.
 template <class T, class Input, class Heads, class Op, class Emit>
 block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::size_t b,
                                     std::size_t e, std::size_t heads_in_block, const T* init,
-                                    const Op& op, std::size_t s, const Emit& emit) {
+                                    const Op& op, std::size_t s, const Emit& emit,
+                                    std::size_t read_ahead = 0) {
   using O = std::remove_cvref_t<Op>;
   using lanes = segment_fold_lanes<T, O>;
   block_ends<T> r;
@@ -741,19 +743,20 @@ block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::si
   {
     using Key = typename Emit::key_type;
     const fold_cursor<typename lanes::lane> from{i, lanes::of(open), j, heads_in_block - 1};
-    const auto c =
-        init != nullptr
-            ? fold_tails_vectors<true, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
-                                                  emit.key_slots(s), slot, e, base, from)
-            : fold_tails_vectors<false, T, O, Key>(in.data(), flag_bytes(heads), heads_keys(heads),
-                                                   emit.key_slots(s), slot, e, base, from);
+    const auto c = init != nullptr
+                       ? fold_tails_vectors<true, T, O, Key>(
+                             in.data(), flag_bytes(heads), heads_keys(heads), emit.key_slots(s),
+                             slot, e, base, from, read_ahead, in.size())
+                       : fold_tails_vectors<false, T, O, Key>(
+                             in.data(), flag_bytes(heads), heads_keys(heads), emit.key_slots(s),
+                             slot, e, base, from, read_ahead, in.size());
     i = c.i;
     j = c.j;
     open = lanes::value(c.open);
     keys = emit.keys_from(s + j, i - 1);  // (integer keys: the same bits as the run's head)
   }
 #else
-  (void)heads_in_block;
+  (void)heads_in_block, (void)read_ahead;
 #endif
   open = start(open);
   for (; i < e; ++i) {
@@ -803,7 +806,7 @@ block_ends<T> fold_counted_block(const Input& in, const Heads& heads, std::size_
       return sum_block_by_scan(in, heads, b, e, init, s, emit, read_ahead);
   } else if constexpr (folds_by_vectors_ok<T, Input, Heads, Op, Emit>()) {
     if (count * vectors_from<T, std::remove_cvref_t<Op>>() >= e - b && sums_tails_avx2_usable())
-      return fold_block_by_vectors(in, heads, b, e, count, init, op, s, emit);
+      return fold_block_by_vectors(in, heads, b, e, count, init, op, s, emit, read_ahead);
   }
   if constexpr (folds_in_chains_ok<T, Heads, Op, Emit>()) {
     if (count * 24 >= e - b && !denser_than_three_in_four(count, e - b))
