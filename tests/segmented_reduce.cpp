@@ -640,7 +640,7 @@ TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
 #endif
 
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP && PARPRIM_HOST_AVX2
-/// One run of the AVX2 per-segment float sums (sum_segment_ends_avx2) over the whole groups of
+/// One run of the vector per-segment float sums (sum_segment_ends_vectors) over the whole groups of
 /// [b, b + len) from the running sum `acc0`: each slot bit for bit the portable scan's sum
 /// before its head, plus `init` (With_init); by key, each head's key one slot further on; the
 /// count of segments ended and the running sum after; nothing written beyond.
@@ -665,7 +665,7 @@ void check_segment_ends(const std::vector<float>& in, const std::vector<std::uin
   std::vector<float> slot(len + 9, -7.0f);
   std::vector<std::int32_t> keys_out(len + 10, -77);
   std::size_t ends = 0;
-  const float end = od::sum_segment_ends_avx2<With_init, Key, Flags>(
+  const float end = od::sum_segment_ends_vectors<With_init, Key, Flags>(
       in.data(), slot.data(), std::is_void_v<Key> ? nullptr : keys_out.data(), b, groups, flags,
       acc0, init, ends);
   ASSERT_EQ(ends, want.size()) << "segments ended";

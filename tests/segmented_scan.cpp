@@ -187,13 +187,13 @@ void check_segmented_grouped_sums(rng_t& r) {
                 }
           }
 #if PARPRIM_HOST_AVX2
-        if (od::sums_tails_avx2_usable() && len >= width) {  // the AVX2 form over whole groups
+        if (od::sums_tails_avx2_usable() && len >= width) {  // the vector form over whole groups
           std::vector<T> out(n, T(7));
           const std::size_t groups = len / width;
-          od::scan_segmented_groups_avx2<Exclusive, false>(in.data(), out.data() + b, b, groups,
-                                                           flags, acc0, init);
+          od::scan_segmented_groups_vectors<Exclusive, false>(in.data(), out.data() + b, b, groups,
+                                                              flags, acc0, init);
           for (std::size_t i = b; i < b + groups * width; ++i)
-            ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "AVX2, " << i;
+            ASSERT_TRUE(std::memcmp(&out[i], &portable[i], sizeof(T)) == 0) << "vector form, " << i;
         }
 #endif
         // Against the segment's exact prefix (a sign of zero included).

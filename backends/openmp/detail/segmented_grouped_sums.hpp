@@ -240,9 +240,9 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
 /// group_store. Float groups take the AVX-512 form
 /// (segmented_grouped_sums_avx512.hpp) where segment_folds_avx512_usable(): the same bits.
 template <bool Exclusive, bool Stream, class T, class Flags>
-PARPRIM_TARGET_AVX2 T scan_segmented_groups_avx2(const T* in, T* out, std::size_t first,
-                                                 std::size_t groups, const Flags& flags, T acc,
-                                                 T init) {
+PARPRIM_TARGET_AVX2 T scan_segmented_groups_vectors(const T* in, T* out, std::size_t first,
+                                                    std::size_t groups, const Flags& flags, T acc,
+                                                    T init) {
   std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out);
   if constexpr (std::is_same_v<T, float>) {
     if (segment_folds_avx512_usable()) {  // (the same bits, two groups a vector)
@@ -305,11 +305,11 @@ struct segment_ends_store {
 /// (segmented_grouped_sums_avx512.hpp) runs instead, with the same results. `ahead` > 0: each
 /// group asks the cache for the element that many further on (scan_segmented_groups_into).
 template <bool With_init, class Key, class Flags>
-PARPRIM_TARGET_AVX2 float sum_segment_ends_avx2(const float* in, float* slot, Key* keys_out,
-                                                std::size_t first, std::size_t groups,
-                                                const Flags& flags, float acc, float init,
-                                                std::size_t& ends, std::size_t ahead = 0,
-                                                std::size_t n = 0) {
+PARPRIM_TARGET_AVX2 float sum_segment_ends_vectors(const float* in, float* slot, Key* keys_out,
+                                                   std::size_t first, std::size_t groups,
+                                                   const Flags& flags, float acc, float init,
+                                                   std::size_t& ends, std::size_t ahead = 0,
+                                                   std::size_t n = 0) {
   if (segment_folds_avx512_usable())  // (the same bits, two groups a vector)
     return sum_segment_ends_avx512<With_init, Key, Flags>(in, slot, keys_out, first, groups, flags,
                                                           acc, init, ends, ahead, n);
@@ -339,10 +339,10 @@ T segmented_grouped_sum_scan(const T* in, T* out, std::size_t b, std::size_t e, 
     const std::size_t groups = (e - b) / width;
     if (groups > 0) {
       if (stream) {
-        acc = scan_segmented_groups_avx2<Exclusive, true>(in, out, b, groups, flags, acc, init);
+        acc = scan_segmented_groups_vectors<Exclusive, true>(in, out, b, groups, flags, acc, init);
         _mm_sfence();
       } else {
-        acc = scan_segmented_groups_avx2<Exclusive, false>(in, out, b, groups, flags, acc, init);
+        acc = scan_segmented_groups_vectors<Exclusive, false>(in, out, b, groups, flags, acc, init);
       }
     }
     i += groups * width;

@@ -203,7 +203,7 @@ PARPRIM_TARGET_AVX512 float scan_segmented_groups_avx512(const float* in, Store&
   return scan_segmented_group_pairs_avx512<Exclusive>(in, sink, first, groups, flags, acc, init);
 }
 
-/// \brief sum_segment_ends_avx2 (segmented_grouped_sums.hpp) in the AVX-512 form: the same
+/// \brief sum_segment_ends_vectors (segmented_grouped_sums.hpp) in the AVX-512 form: the same
 /// slots, keys, count and running sum.
 template <bool With_init, class Key, class Flags>
 PARPRIM_TARGET_AVX512 float sum_segment_ends_avx512(const float* in, float* slot, Key* keys_out,

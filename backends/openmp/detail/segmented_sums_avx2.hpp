@@ -42,8 +42,8 @@ inline constexpr bool integer_key_heads_v<parprim::detail::key_heads<K>, U> =
     std::is_integral_v<K> && !std::is_same_v<K, bool> && sizeof(K) == sizeof(U);
 
 /// \brief Asks the cache for element `at + ahead` of `in` and its head at `heads` (one-byte
-/// flags or keys), or for element `at` where that lies at or beyond `n` (as with `ahead` 0): the
-/// read-ahead of the rounds' per-segment results (segments_in_rounds.hpp, segment_read_ahead).
+/// flags or keys), or for element `at` where that lies at or beyond `n`: the read-ahead of the
+/// rounds' per-segment results (segments_in_rounds.hpp, segment_read_ahead).
 /// Without a branch: GCC 12 at -O3 dropped both requests from loops that called a form with a
 /// test of `ahead` (an early return, or an `if`); the loops instead call it only in their
 /// instantiation for a read-ahead (`Ahead`), chosen once per call.

@@ -413,7 +413,7 @@ inline constexpr std::size_t scan_sums_chunk = 2048;
 /// written to `emit.out[s], emit.out[s + 1], ...` without a branch on the heads. The block's
 /// elements after its first head are scanned by the segmented scans' group tree (an addition and
 /// a select on the running sum's chain a group of 32 bytes, not an addition and a branch an
-/// element). The AVX2 form (segmented_grouped_sums.hpp, sum_segment_ends_avx2) keeps, of each
+/// element). The vector form (segmented_grouped_sums.hpp, sum_segment_ends_vectors) keeps, of each
 /// group's sums, only the sums before its heads, packed and stored as the finished results of
 /// the segments that end there (`init` added; by key, the heads' keys beside them). The rest of
 /// the block (the last partial group, or all of it in the portable form) is scanned in chunks
@@ -463,12 +463,13 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       const std::size_t groups = (e - c) / group_elements<T>;
       using Key = typename Emit::key_type;
       using Flags = std::remove_cvref_t<decltype(flags)>;
-      acc = init != nullptr ? sum_segment_ends_avx2<true, Key, Flags>(x, slot, emit.key_slots(s), c,
-                                                                      groups, flags, acc, *init, j,
-                                                                      read_ahead, in.size())
-                            : sum_segment_ends_avx2<false, Key, Flags>(x, slot, emit.key_slots(s),
-                                                                       c, groups, flags, acc, 0.0f,
-                                                                       j, read_ahead, in.size());
+      acc = init != nullptr
+                ? sum_segment_ends_vectors<true, Key, Flags>(x, slot, emit.key_slots(s), c, groups,
+                                                             flags, acc, *init, j, read_ahead,
+                                                             in.size())
+                : sum_segment_ends_vectors<false, Key, Flags>(x, slot, emit.key_slots(s), c, groups,
+                                                              flags, acc, 0.0f, j, read_ahead,
+                                                              in.size());
       c += groups * group_elements<T>;
       // the open segment's running sum in its slot, as the loop below keeps it (a head at c
       // closes it)
