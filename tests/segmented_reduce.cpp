@@ -386,7 +386,7 @@ TEST(OmpSegmentsInRounds, ResultsOfEveryRoundAndThrows) {
 /// int32 keys, heads between one in 24 and three in four, operators of the library on
 /// arithmetic values; each case as segmented_reduce and as reduce_by_key): several
 /// runs folded in step, a run's first segment folded again after the chunk. Each segment is
-/// folded in sequence order, so on one thread float64 sums have the sequential loop's bits;
+/// folded in sequence order, so on one thread float64 products have the sequential loop's bits;
 /// integer maxima, products and xors on 1-4 threads are exact. Lengths around the chunks of
 /// 4 x 512 elements; heads random, only in the first run of each chunk (the other runs start
 /// and end inside one segment), or exactly at the runs' starts; int32 products of segments of
@@ -446,14 +446,16 @@ TEST(OmpSegmentsInChains, FoldEachSegmentInSequenceOrder) {
                                           : uniform_int<int>(r, 0, 99) < pattern;
         flags[i] = head ? static_cast<std::uint8_t>(uniform_int<int>(r, 1, 255)) : 0;
       }
-      std::vector<double> reals(n);
+      std::vector<double> reals(n);  // (products of segments of any length stay normal)
       for (auto& v : reals)
-        v = uniform_real<double>(r, -1.0, 1.0) * std::ldexp(1.0, uniform_int<int>(r, -20, 20));
+        v = (uniform_int<int>(r, 0, 1) ? -1.0 : 1.0) *
+            std::exp2(uniform_real<double>(r, -0.1, 0.1));
       std::vector<std::int64_t> wide(n);
       for (auto& v : wide) v = uniform_int<std::int64_t>(r, INT64_MIN, INT64_MAX);
       std::vector<std::uint32_t> words(n);
       for (auto& v : words) v = static_cast<std::uint32_t>(r());
-      compare(reals, flags, uniform_real<double>(r, -4.0, 4.0), parprim::plus{}, 1, "float64 plus");
+      compare(reals, flags, uniform_real<double>(r, -4.0, 4.0), parprim::multiplies{}, 1,
+              "float64 multiplies");
       for (const int threads : {1, 2, 3, 4}) {
         compare(wide, flags, std::int64_t{INT64_MIN}, parprim::maximum{}, threads, "int64 max");
         compare(wide, flags, std::int64_t{-3}, parprim::minimum{}, threads, "int64 min");
@@ -640,53 +642,205 @@ TEST(OmpSegmentVectors, ExactOperatorsMatchTheSequence) {
 #endif
 
 #if defined(PARPRIM_HAS_OPENMP) && PARPRIM_HAS_OPENMP && PARPRIM_HOST_AVX2
-/// One run of the vector per-segment float sums (sum_segment_ends_vectors) over the whole groups of
-/// [b, b + len) from the running sum `acc0`: each slot bit for bit the portable scan's sum
-/// before its head, plus `init` (With_init); by key, each head's key one slot further on; the
-/// count of segments ended and the running sum after; nothing written beyond.
-template <bool With_init, class Key, class Flags>
-void check_segment_ends(const std::vector<float>& in, const std::vector<std::uint8_t>& head,
-                        const std::vector<std::int32_t>& keys, const Flags& flags, std::size_t b,
-                        std::size_t len, float acc0, float init) {
+/// One run of the vector per-segment float or double sums (sum_segment_ends_vectors) over the
+/// whole groups of [b, b + len) from the running sum `acc0`: each slot bit for bit the portable
+/// scan's sum before its head, plus `init` (With_init); by key, each head's key one slot further
+/// on; the count of segments ended and the running sum after; nothing written beyond.
+template <bool With_init, class Key, class T, class K, class Flags>
+void check_segment_ends(const std::vector<T>& in, const std::vector<std::uint8_t>& head,
+                        const std::vector<K>& keys, const Flags& flags, std::size_t b,
+                        std::size_t len, T acc0, T init) {
   namespace od = parprim::openmp::detail;
-  const std::size_t groups = len / od::group_elements<float>;
-  const std::size_t e = b + groups * od::group_elements<float>;
-  std::vector<float> scan(len + 1);
-  const float last =
+  const std::size_t groups = len / od::group_elements<T>;
+  const std::size_t e = b + groups * od::group_elements<T>;
+  std::vector<T> scan(len + 1);
+  const T last =
       od::segmented_grouped_sum_scan(in.data(), scan.data(), b, e, false, acc0, flags, false);
-  std::vector<float> want;
-  std::vector<std::int32_t> want_keys;
+  std::vector<T> want;
+  std::vector<K> want_keys;
   for (std::size_t i = b; i < e; ++i)
     if (head[i] != 0) {
-      const float before = i == b ? acc0 : scan[i - b - 1];
+      const T before = i == b ? acc0 : scan[i - b - 1];
       want.push_back(With_init ? init + before : before);
       want_keys.push_back(keys[i]);
     }
-  std::vector<float> slot(len + 9, -7.0f);
-  std::vector<std::int32_t> keys_out(len + 10, -77);
+  std::vector<T> slot(len + 9, T{-7});
+  std::vector<K> keys_out(len + 10, K{-77});
   std::size_t ends = 0;
-  const float end = od::sum_segment_ends_vectors<With_init, Key, Flags>(
+  const T end = od::sum_segment_ends_vectors<With_init, T, Key, Flags>(
       in.data(), slot.data(), std::is_void_v<Key> ? nullptr : keys_out.data(), b, groups, flags,
       acc0, init, ends);
   ASSERT_EQ(ends, want.size()) << "segments ended";
-  ASSERT_TRUE(std::memcmp(&end, &last, sizeof(float)) == 0) << "running sum";
+  ASSERT_TRUE(std::memcmp(&end, &last, sizeof(T)) == 0) << "running sum";
   for (std::size_t q = 0; q < ends; ++q) {
-    ASSERT_TRUE(std::memcmp(&slot[q], &want[q], sizeof(float)) == 0)
+    ASSERT_TRUE(std::memcmp(&slot[q], &want[q], sizeof(T)) == 0)
         << "segment " << q << ": " << slot[q] << " against " << want[q];
     if (!std::is_void_v<Key>) {
       ASSERT_EQ(keys_out[q + 1], want_keys[q]) << "key after segment " << q;
     }
   }
-  for (std::size_t q = ends; q < slot.size(); ++q) ASSERT_EQ(slot[q], -7.0f) << "slot " << q;
-  ASSERT_EQ(keys_out[0], -77) << "key before the first slot";
-  for (std::size_t q = ends + 1; q < keys_out.size(); ++q) ASSERT_EQ(keys_out[q], -77) << q;
+  for (std::size_t q = ends; q < slot.size(); ++q) ASSERT_EQ(slot[q], T{-7}) << "slot " << q;
+  ASSERT_EQ(keys_out[0], K{-77}) << "key before the first slot";
+  for (std::size_t q = ends + 1; q < keys_out.size(); ++q) ASSERT_EQ(keys_out[q], K{-77}) << q;
 }
 
-// The vector form of OpenMP's per-segment float sums (AVX-512 where the processor has it, else
-// AVX2; the test runs again with PARPRIM_SEGMENT_SIMD=avx2) keeps, of the segmented scans' group
-// sums, those before each head, in the bits the portable form's scan gives there: head flags and
-// int32 keys, with and without init, blocks of whole groups and not, heads from none to every
-// element, signed zeros among the inputs.
+/// The segment ends of check_segment_ends for values of `T` and integer keys of `K` (its size):
+/// head flags and keys, with and without init, blocks of whole groups and not, heads from none
+/// to every element, signed zeros among the inputs.
+template <class T, class K>
+void check_segment_ends_at_densities(rng_t& r) {
+  for (const std::size_t len : {3, 4, 5, 7, 8, 9, 16, 63, 64, 65, 1000, 4099})
+    for (const int density : {0, 2, 10, 30, 75, 100}) {  // heads in 100 elements
+      SCOPED_TRACE(std::string(sizeof(T) == 4 ? "float" : "double") + ", length " +
+                   std::to_string(len) + ", heads " + std::to_string(density) + "%");
+      const std::size_t b = uniform_int<std::size_t>(r, 1, 9);
+      const std::size_t n = b + len + 8;
+      std::vector<T> in(n);
+      std::vector<std::uint8_t> head(n);
+      std::vector<K> keys(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        in[i] = uniform_int<int>(r, 0, 9) == 0 ? (uniform_int<int>(r, 0, 1) ? T{-0.0} : T{0})
+                                               : uniform_real<T>(r, T{-1}, T{1});
+        head[i] = uniform_int<int>(r, 0, 99) < density ? 1 : 0;
+        keys[i] = i == 0 ? 0 : keys[i - 1] + (head[i] ? 1 : 0);
+      }
+      const T acc0 = in[0];
+      const T init = uniform_real<T>(r, T{-4}, T{4});
+      const std::span<const unsigned char> flags(head.data(), n);
+      const parprim::detail::key_heads<K> by_keys{std::span<const K>(keys)};
+      check_segment_ends<false, void>(in, head, keys, flags, b, len, acc0, init);
+      check_segment_ends<true, void>(in, head, keys, flags, b, len, acc0, init);
+      check_segment_ends<false, K>(in, head, keys, by_keys, b, len, acc0, init);
+      check_segment_ends<true, K>(in, head, keys, by_keys, b, len, acc0, init);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+/// One run of a vector form of the OpenMP per-segment integer sums' running-sum loop (`loop`:
+/// sum_tails_avx2 or sum_tails_avx512) from element `i0` with `left` heads left, checked
+/// against the portable loop's values over the elements it took: the slots of the segments it
+/// closed (the running sum before each head, or with `Differences` `base` plus its difference
+/// from the end before), by key the heads' keys one slot further on, and its cursor. Its
+/// stores may write past the slots it packs, never past W slots beyond them.
+template <bool Differences, class U, class Key, class Loop>
+void check_sum_tails(Loop loop, const std::vector<U>& in, const std::vector<std::uint8_t>& head,
+                     const std::vector<std::conditional_t<std::is_void_v<Key>, U, Key>>& keys,
+                     std::size_t i0, std::size_t e, U base, std::size_t ahead, const char* form) {
+  namespace od = parprim::openmp::detail;
+  SCOPED_TRACE(form);
+  using K = std::conditional_t<std::is_void_v<Key>, U, Key>;
+  std::size_t left = 0;
+  for (std::size_t k = i0; k < e; ++k) left += head[k] != 0 ? 1 : 0;
+  const U running0 = in[0] * U{3}, closed0 = in[1];
+  const std::size_t j0 = 2;
+  std::vector<U> slot(e + 40, U{7});
+  std::vector<K> keys_out(e + 40, K{9});
+  const auto* key_data = [&] {
+    if constexpr (std::is_void_v<Key>)
+      return static_cast<const void*>(nullptr);
+    else
+      return keys.data();
+  }();
+  const od::tails_cursor<U> c = loop(
+      in.data(), head.data(), key_data, std::is_void_v<Key> ? nullptr : keys_out.data(),
+      slot.data(), e, base, od::tails_cursor<U>{i0, running0, closed0, j0, left}, ahead, in.size());
+  ASSERT_GE(c.i, i0);
+  ASSERT_LE(c.i, e);
+  U running = running0, closed = closed0;
+  std::size_t j = j0;
+  for (std::size_t k = i0; k < c.i; ++k) {
+    if (head[k] != 0) {
+      const U want =
+          Differences ? static_cast<U>(base + static_cast<U>(running - closed)) : running;
+      ASSERT_EQ(slot[j], want) << "slot " << j << " (element " << k << ")";
+      if constexpr (!std::is_void_v<Key>) {
+        ASSERT_EQ(keys_out[j + 1], keys[k]) << "key after slot " << j;
+      }
+      closed = running;
+      ++j;
+    }
+    running = static_cast<U>(running + in[k]);
+  }
+  ASSERT_EQ(c.j, j) << "slots written";
+  ASSERT_EQ(c.running, running) << "running sum";
+  if (Differences) {
+    ASSERT_EQ(c.closed, closed) << "end of the last segment closed";
+  }
+  std::size_t met = 0;
+  for (std::size_t k = i0; k < c.i; ++k) met += head[k] != 0 ? 1 : 0;
+  ASSERT_EQ(c.heads_left, left - met) << "heads left";
+  if (left >= 64 && e - c.i >= 64) {
+    ASSERT_GT(c.i, i0) << "the loop took no element of a long block";
+  }
+  for (std::size_t q = 0; q < j0; ++q) ASSERT_EQ(slot[q], U{7}) << "slot before the first";
+  for (std::size_t q = c.j + 16; q < slot.size(); ++q) ASSERT_EQ(slot[q], U{7}) << "slot " << q;
+}
+
+/// The per-segment integer sums' vector loops on values of `U` with keys of `Key` (void: head
+/// flags) at every density, both ways of writing the slots, with and without the read-ahead.
+template <class U, class Key>
+void check_sum_tails_forms(rng_t& r) {
+  namespace od = parprim::openmp::detail;
+  using K = std::conditional_t<std::is_void_v<Key>, U, Key>;
+  for (const std::size_t len : {15, 16, 17, 33, 100, 1000, 4099})
+    for (const int density : {0, 2, 10, 30, 75, 90, 100}) {
+      SCOPED_TRACE(std::to_string(8 * sizeof(U)) + "-bit values, " +
+                   (std::is_void_v<Key> ? "flags" : "keys") + ", length " + std::to_string(len) +
+                   ", heads " + std::to_string(density) + "%");
+      const std::size_t i0 = uniform_int<std::size_t>(r, 2, 9);
+      const std::size_t e = i0 + len;
+      std::vector<U> in(e + 16);
+      std::vector<std::uint8_t> head(e + 16);
+      std::vector<K> keys(e + 16);
+      for (std::size_t k = 0; k < in.size(); ++k) {
+        in[k] = static_cast<U>(r());
+        head[k] = uniform_int<int>(r, 0, 99) < density ? 1 : 0;
+        keys[k] = k == 0 ? K{0} : static_cast<K>(keys[k - 1] + (head[k] ? 1 : 0));
+      }
+      const U base = static_cast<U>(r());
+      const auto run = [&]<bool Differences>(std::size_t ahead) {
+        check_sum_tails<Differences, U, Key>(
+            [](auto&&... a) { return od::sum_tails_avx2<Differences, U, Key>(a...); }, in, head,
+            keys, i0, e, base, ahead, "AVX2");
+        if (!parprim::detail::avx512_supported()) return;
+        if (ahead > 0)
+          check_sum_tails<Differences, U, Key>(
+              [](auto&&... a) { return od::sum_tails_avx512<Differences, true, U, Key>(a...); }, in,
+              head, keys, i0, e, base, ahead, "AVX-512, read-ahead");
+        else
+          check_sum_tails<Differences, U, Key>(
+              [](auto&&... a) { return od::sum_tails_avx512<Differences, false, U, Key>(a...); },
+              in, head, keys, i0, e, base, ahead, "AVX-512");
+      };
+      run.template operator()<false>(0);
+      run.template operator()<false>(64);
+      run.template operator()<true>(0);
+      if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// The vector loops of OpenMP's per-segment integer sums (segment_sums_avx2.hpp and, where the
+// processor has AVX-512, segment_sums_avx512.hpp) against the portable loop's values: 4- and
+// 8-byte values, head flags and keys of their size.
+TEST(SegmentSumsVectors, AgreeWithThePortableLoop) {
+  namespace od = parprim::openmp::detail;
+  if (!parprim::detail::avx2_supported())
+    GTEST_SKIP() << "no AVX2 on this processor: the vector loops do not run";
+  if (!parprim::detail::avx512_supported())
+    std::cout << "[ note ] no AVX-512 here: only the AVX2 loop runs\n";
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  check_sum_tails_forms<std::uint32_t, void>(r);
+  check_sum_tails_forms<std::uint32_t, std::int32_t>(r);
+  check_sum_tails_forms<std::uint64_t, void>(r);
+  check_sum_tails_forms<std::uint64_t, std::int64_t>(r);
+}
+
+// The vector form of OpenMP's per-segment float and double sums (AVX-512 where the processor
+// has it, else AVX2; the test runs again with PARPRIM_SEGMENT_SIMD=avx2) keeps, of the segmented
+// scans' group sums, those before each head, in the bits the portable form's scan gives there:
+// float values with int32 keys, double values with int64 keys.
 TEST(SegmentEndsAvx2, AgreesWithThePortableScanAtEveryHead) {
   namespace od = parprim::openmp::detail;
   if (!od::sums_tails_avx2_usable())
@@ -695,30 +849,8 @@ TEST(SegmentEndsAvx2, AgreesWithThePortableScanAtEveryHead) {
   const std::uint64_t seed = test_seed();
   SCOPED_TRACE(seed_trace(seed));
   rng_t r = make_rng(seed, 0);
-  for (const std::size_t len : {7, 8, 9, 16, 63, 64, 65, 1000, 4099})
-    for (const int density : {0, 2, 10, 30, 75, 100}) {  // heads in 100 elements
-      SCOPED_TRACE("length " + std::to_string(len) + ", heads " + std::to_string(density) + "%");
-      const std::size_t b = uniform_int<std::size_t>(r, 1, 9);
-      const std::size_t n = b + len + 8;
-      std::vector<float> in(n);
-      std::vector<std::uint8_t> head(n);
-      std::vector<std::int32_t> keys(n);
-      for (std::size_t i = 0; i < n; ++i) {
-        in[i] = uniform_int<int>(r, 0, 9) == 0 ? (uniform_int<int>(r, 0, 1) ? -0.0f : 0.0f)
-                                               : uniform_real<float>(r, -1.0f, 1.0f);
-        head[i] = uniform_int<int>(r, 0, 99) < density ? 1 : 0;
-        keys[i] = i == 0 ? 0 : keys[i - 1] + (head[i] ? 1 : 0);
-      }
-      const float acc0 = in[0];
-      const float init = uniform_real<float>(r, -4.0f, 4.0f);
-      const std::span<const unsigned char> flags(head.data(), n);
-      const parprim::detail::key_heads<std::int32_t> by_keys{std::span<const std::int32_t>(keys)};
-      check_segment_ends<false, void>(in, head, keys, flags, b, len, acc0, init);
-      check_segment_ends<true, void>(in, head, keys, flags, b, len, acc0, init);
-      check_segment_ends<false, std::int32_t>(in, head, keys, by_keys, b, len, acc0, init);
-      check_segment_ends<true, std::int32_t>(in, head, keys, by_keys, b, len, acc0, init);
-      if (::testing::Test::HasFatalFailure()) return;
-    }
+  check_segment_ends_at_densities<float, std::int32_t>(r);
+  check_segment_ends_at_densities<double, std::int64_t>(r);
 }
 #endif
 

@@ -18,8 +18,8 @@
 /// block starts, so the results keep their bits from run to run. Two forms compute the same tree:
 /// the AVX2 one (branch-free: a head every few elements costs what long runs cost) and a portable
 /// one (the tail of a block, and processors without AVX2, or `PARPRIM_SEGMENT_SIMD=portable`).
-/// The per-segment float sums (segments.hpp, sum_block_by_scan) take the same tree and keep, of
-/// each group's outputs, only the sums before its heads (segment_ends_store).
+/// The per-segment float and double sums (segments.hpp, sum_block_by_scan) take the same tree
+/// and keep, of each group's outputs, only the sums before its heads (segment_ends_store).
 
 #include <cstddef>
 #include <cstdint>
@@ -237,87 +237,110 @@ PARPRIM_TARGET_AVX2 T scan_segmented_groups_into(const T* in, Store& store, std:
 
 /// \brief scan_segmented_groups_into with the outputs in `out` (element `first`'s output:
 /// `out` may be `in + first`); with `Stream`, through group_stream (the caller fences), else
-/// group_store. Float groups take the AVX-512 form
-/// (segmented_grouped_sums_avx512.hpp) where segment_folds_avx512_usable(): the same bits.
+/// group_store. Where segment_folds_avx512_usable(), the AVX-512 form
+/// (segmented_grouped_sums_avx512.hpp) runs instead: the same bits.
 template <bool Exclusive, bool Stream, class T, class Flags>
 PARPRIM_TARGET_AVX2 T scan_segmented_groups_vectors(const T* in, T* out, std::size_t first,
                                                     std::size_t groups, const Flags& flags, T acc,
                                                     T init) {
   std::conditional_t<Stream, group_stream<T>, group_store<T>> store(out);
-  if constexpr (std::is_same_v<T, float>) {
-    if (segment_folds_avx512_usable()) {  // (the same bits, two groups a vector)
-      acc = scan_segmented_groups_avx512<Exclusive>(in, store, first, groups, flags, acc, init);
-      store.finish(groups);
-      return acc;
-    }
-  }
-  acc = scan_segmented_groups_into<Exclusive>(in, store, first, groups, flags, acc, init);
+  if (segment_folds_avx512_usable())  // (the same bits, two groups a vector)
+    acc = scan_segmented_groups_avx512<Exclusive>(in, store, first, groups, flags, acc, init);
+  else
+    acc = scan_segmented_groups_into<Exclusive>(in, store, first, groups, flags, acc, init);
   store.finish(groups);
   return acc;
 }
 
-/// \brief A store for scan_segmented_groups_into (inclusive, float) that keeps only the sums of
-/// the segments that end: each head's lane takes the running sum before it (the lane before, or
-/// the group before's last lane), those of a group are packed to the front by the table of lane
-/// permutations of segment_sums_avx2.hpp and stored (masked: only theirs) at the next free
-/// slots, plus `init` where `With_init`; by key (`Key` not void), each head's key goes beside
-/// the segment it starts, one slot further on. `slot[0]`: the segment open before group 0.
-template <bool With_init, class Key, class Flags>
+/// \brief A store for scan_segmented_groups_into (inclusive, float or double) that keeps only
+/// the sums of the segments that end: each head's lane takes the running sum before it (the
+/// lane before, or the group before's last lane), those of a group are packed to the front by
+/// the table of lane permutations of segment_sums_avx2.hpp and stored (masked: only theirs) at
+/// the next free slots, plus `init` where `With_init`; by key (`Key` not void, of the values'
+/// size), each head's key goes beside the segment it starts, one slot further on. `slot[0]`: the
+/// segment open before group 0.
+template <bool With_init, class T, class Key, class Flags>
 struct segment_ends_store {
+  using P = group_vector<T>;
+  using V = typename P::V;
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  static constexpr std::size_t width = group_elements<T>;
   const Flags& flags;
   std::size_t first;  // element of group 0
-  float* slot;
+  T* slot;
   Key* keys_out;  // by key: the key of the segment in slot[q] at keys_out[q]
-  __m256 before;  // the running sum before the group, in every lane
-  __m256 init;
+  V before;       // the running sum before the group, in every lane
+  V init;
   std::size_t j = 0;  // slots written
 
-  PARPRIM_TARGET_AVX2 void put(std::size_t g, __m256 v) {
-    const std::size_t at = first + g * 8;
-    const auto heads = static_cast<unsigned>(
-        _mm256_movemask_ps(_mm256_castsi256_ps(heads_mask_avx2<std::uint32_t>(flags, at))));
+  PARPRIM_TARGET_AVX2 void put(std::size_t g, V v) {
+    const std::size_t at = first + g * width;
+    const __m256i mask = heads_mask_avx2<U>(flags, at);
     // lane k: the sum before element k of the group
-    const __m256 shifted = _mm256_blend_ps(
-        _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), before, 0x01);
-    const __m256i pack =
-        _mm256_load_si256(reinterpret_cast<const __m256i*>(packing_table_v<4>[heads].data()));
+    V shifted;
+    unsigned heads;
+    if constexpr (sizeof(T) == 4) {
+      heads = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(mask)));
+      shifted = _mm256_blend_ps(
+          _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), before, 0x01);
+    } else {
+      heads = static_cast<unsigned>(_mm256_movemask_pd(_mm256_castsi256_pd(mask)));
+      shifted = _mm256_blend_pd(_mm256_permute4x64_pd(v, _MM_SHUFFLE(2, 1, 0, 0)), before, 0x01);
+    }
+    const __m256i pack = _mm256_load_si256(
+        reinterpret_cast<const __m256i*>(packing_table_v<sizeof(T)>[heads].data()));
     const auto met = static_cast<unsigned>(_mm_popcnt_u32(heads));
-    const __m256i keep = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(met)),
-                                            _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256 ends = _mm256_permutevar8x32_ps(shifted, pack);
-    if constexpr (With_init) ends = _mm256_add_ps(init, ends);
-    _mm256_maskstore_ps(slot + j, keep, ends);
+    // the 32-bit lanes of the first `met` elements
+    const __m256i keep =
+        _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(met * (sizeof(T) / 4))),
+                           _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    V ends;
+    if constexpr (sizeof(T) == 4)
+      ends = _mm256_permutevar8x32_ps(shifted, pack);
+    else
+      ends = _mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(shifted), pack));
+    if constexpr (With_init) ends = P::add(init, ends);
+    if constexpr (sizeof(T) == 4)
+      _mm256_maskstore_ps(slot + j, keep, ends);
+    else
+      _mm256_maskstore_pd(slot + j, keep, ends);
     if constexpr (!std::is_void_v<Key>) {
       const __m256i keys = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(flags.data() + at));
       _mm256_maskstore_epi32(reinterpret_cast<int*>(keys_out + j + 1), keep,
                              _mm256_permutevar8x32_epi32(keys, pack));
     }
     j += met;
-    before = _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7));
+    if constexpr (sizeof(T) == 4)
+      before = _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7));
+    else
+      before = _mm256_permute4x64_pd(v, _MM_SHUFFLE(3, 3, 3, 3));
   }
 };
 
-/// \brief The `groups` whole groups of 8 floats from element `first` (>= 1 in the sequence) of
+/// \brief The `groups` whole groups of 32 bytes from element `first` (>= 1 in the sequence) of
 /// `in`, from the running sum `acc`, through segment_ends_store: the sums of the segments that
 /// end in them (plus `init` where `With_init`) at `slot[0], slot[1], ...` (by key, their
 /// successors' keys at `keys_out[1], ...`); `ends` receives how many. Returns the running sum
 /// after the last group. Where segment_folds_avx512_usable(), the AVX-512 form
 /// (segmented_grouped_sums_avx512.hpp) runs instead, with the same results. `ahead` > 0: each
 /// group asks the cache for the element that many further on (scan_segmented_groups_into).
-template <bool With_init, class Key, class Flags>
-PARPRIM_TARGET_AVX2 float sum_segment_ends_vectors(const float* in, float* slot, Key* keys_out,
-                                                   std::size_t first, std::size_t groups,
-                                                   const Flags& flags, float acc, float init,
-                                                   std::size_t& ends, std::size_t ahead = 0,
-                                                   std::size_t n = 0) {
+template <bool With_init, class T, class Key, class Flags>
+PARPRIM_TARGET_AVX2 T sum_segment_ends_vectors(const T* in, T* slot, Key* keys_out,
+                                               std::size_t first, std::size_t groups,
+                                               const Flags& flags, T acc, T init, std::size_t& ends,
+                                               std::size_t ahead = 0, std::size_t n = 0) {
   if (segment_folds_avx512_usable())  // (the same bits, two groups a vector)
-    return sum_segment_ends_avx512<With_init, Key, Flags>(in, slot, keys_out, first, groups, flags,
-                                                          acc, init, ends, ahead, n);
-  segment_ends_store<With_init, Key, Flags> store{
-      flags, first, slot, keys_out, _mm256_set1_ps(acc), _mm256_set1_ps(init)};
-  acc = ahead > 0 ? scan_segmented_groups_into<false, float, decltype(store), Flags, true>(
-                        in, store, first, groups, flags, acc, 0.0f, ahead, n)
-                  : scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, 0.0f);
+    return sum_segment_ends_avx512<With_init, T, Key, Flags>(in, slot, keys_out, first, groups,
+                                                             flags, acc, init, ends, ahead, n);
+  segment_ends_store<With_init, T, Key, Flags> store{flags,
+                                                     first,
+                                                     slot,
+                                                     keys_out,
+                                                     group_vector<T>::broadcast(acc),
+                                                     group_vector<T>::broadcast(init)};
+  acc = ahead > 0 ? scan_segmented_groups_into<false, T, decltype(store), Flags, true>(
+                        in, store, first, groups, flags, acc, T{}, ahead, n)
+                  : scan_segmented_groups_into<false>(in, store, first, groups, flags, acc, T{});
   ends = store.j;
   return acc;
 }

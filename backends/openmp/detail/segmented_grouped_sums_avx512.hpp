@@ -1,13 +1,14 @@
 #pragma once
 /// \file
-/// \brief The AVX-512 form of the float group tree of segmented_grouped_sums.hpp: two groups of
-/// 8 floats a 512-bit vector, taken where segment_folds_avx512_usable(). The same tree, the
-/// same running sums and the same operands in every addition as the AVX2 and portable forms, so
-/// the same bits; the heads are mask bits, so each step of the tree is one permutation and one
-/// masked addition (the AVX2 form spends two blends and the lane masks' own shuffles a step),
-/// and the sums before the heads are packed by a compress instruction (no table of lane
-/// permutations). The running sum still crosses the groups one at a time: the first group's
-/// last sum is the second's running sum, as in the AVX2 form.
+/// \brief The AVX-512 form of the float and double group trees of segmented_grouped_sums.hpp:
+/// two groups a 512-bit vector (8 floats or 4 doubles each), taken where
+/// segment_folds_avx512_usable(). The same tree, the same running sums and the same operands in
+/// every addition as the AVX2 and portable forms, so the same bits; the heads are mask bits, so
+/// each step of the tree is one permutation and one masked addition (the AVX2 form spends two
+/// blends and the lane masks' own shuffles a step), and the sums before the heads are packed by
+/// a compress instruction (no table of lane permutations). The running sum still crosses the
+/// groups one at a time: the first group's last sum is the second's running sum, as in the AVX2
+/// form.
 
 #include <bit>
 #include <cstddef>
@@ -24,96 +25,206 @@ namespace parprim::openmp::detail {
 
 #if PARPRIM_HOST_AVX2
 
-/// \brief The heads of the 16 elements from `i` (i >= 1 in the sequence) as bits: one-byte flags
-/// not zero, or integer keys of 4 bytes different from the key before. `Half`: only the 8 from
-/// `i` are read (the last group of a block; the upper bits are 0).
-template <bool Half, class Flags>
+/// \brief The vector operations of a pair of groups of `T` (float or double) in one 512-bit
+/// vector: `width` elements a group, lane masks as the low 2 `width` bits of an `unsigned`. (The
+/// permutations and extractions are the zero-masked forms with every lane kept: GCC 12 warns
+/// that the unmasked forms' undefined source may be used uninitialized.)
+template <class T>
+struct group_pair_vector;
+
+template <>
+struct group_pair_vector<float> {
+  using V = __m512;
+  using Half = __m256;
+  static constexpr unsigned width = 8;
+  static constexpr unsigned all = 0xffffu;
+  PARPRIM_TARGET_AVX512 static V load(const float* p, bool half) {
+    return half ? _mm512_maskz_loadu_ps(0xff, p) : _mm512_loadu_ps(p);
+  }
+  PARPRIM_TARGET_AVX512 static V set1(float x) { return _mm512_set1_ps(x); }
+  PARPRIM_TARGET_AVX512 static float first(V v) { return _mm512_cvtss_f32(v); }
+  /// \brief a + b in the lanes of `m`, `src` in the others.
+  PARPRIM_TARGET_AVX512 static V add(V src, unsigned m, V a, V b) {
+    return _mm512_mask_add_ps(src, static_cast<__mmask16>(m), a, b);
+  }
+  PARPRIM_TARGET_AVX512 static V add(V a, V b) { return _mm512_add_ps(a, b); }
+  PARPRIM_TARGET_AVX512 static V mov(V src, unsigned m, V a) {
+    return _mm512_mask_mov_ps(src, static_cast<__mmask16>(m), a);
+  }
+  /// \brief Lane `k` of `v` in every lane.
+  PARPRIM_TARGET_AVX512 static V lane(V v, int k) {
+    return _mm512_maskz_permutexvar_ps(0xffff, _mm512_set1_epi32(k), v);
+  }
+  /// \brief The tree of the two groups (segmented_group_vector<float>::scan with the heads `h`
+  /// as bits): within each 4-lane quarter, lane k adds lane k - 1 unless lane k is a head, then
+  /// lane k - 2 unless a head lies in (k - 2, k]; the upper quarter of each group adds its lower
+  /// quarter's last lane unless a head lies between them. `f` receives the lanes with a head at
+  /// or below them in their group.
+  PARPRIM_TARGET_AVX512 static V scan(V x, unsigned h, unsigned& f) {
+    const unsigned f1 = h | ((h << 1) & 0xEEEEu);
+    const V s1 =
+        add(x, ~h & 0xEEEEu, x, _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(2, 1, 0, 0)));
+    const unsigned f2 = f1 | ((f1 << 2) & 0xCCCCu);
+    const V s2 =
+        add(s1, ~f1 & 0xCCCCu, s1, _mm512_maskz_permute_ps(0xffff, s1, _MM_SHUFFLE(1, 0, 0, 0)));
+    const V low_last = _mm512_maskz_permutexvar_ps(
+        0xffff, _mm512_setr_epi32(3, 3, 3, 3, 3, 3, 3, 3, 11, 11, 11, 11, 11, 11, 11, 11), s2);
+    f = f2 | (((f2 >> 3) & 0x0101u) * 0xF0u);
+    return add(s2, ~f2 & 0xF0F0u, s2, low_last);
+  }
+  /// \brief Lane 0 `runs`' lane 0, lane 8 its lane 8, every other lane k lane k - 1 of `incl`.
+  PARPRIM_TARGET_AVX512 static V sums_before(V incl, V runs) {
+    return _mm512_permutex2var_ps(
+        incl, _mm512_setr_epi32(16, 0, 1, 2, 3, 4, 5, 6, 24, 8, 9, 10, 11, 12, 13, 14), runs);
+  }
+  PARPRIM_TARGET_AVX512 static Half group(V v, int which) {
+    return which == 0 ? _mm512_maskz_extractf32x8_ps(0xff, v, 0)
+                      : _mm512_maskz_extractf32x8_ps(0xff, v, 1);
+  }
+  /// \brief The lanes of `m` packed to the front, stored at `p` (`count` of them).
+  PARPRIM_TARGET_AVX512 static void store_packed(float* p, unsigned m, unsigned count, V v) {
+    _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << count) - 1),
+                          _mm512_maskz_compress_ps(static_cast<__mmask16>(m), v));
+  }
+  template <class K>
+  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, unsigned m, unsigned count, const K* k,
+                                                      bool half) {
+    const __m512i keys = _mm512_maskz_loadu_epi32(half ? 0xff : 0xffff, k);
+    _mm512_mask_storeu_epi32(p, static_cast<__mmask16>((1u << count) - 1),
+                             _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), keys));
+  }
+};
+
+template <>
+struct group_pair_vector<double> {
+  using V = __m512d;
+  using Half = __m256d;
+  static constexpr unsigned width = 4;
+  static constexpr unsigned all = 0xffu;
+  PARPRIM_TARGET_AVX512 static V load(const double* p, bool half) {
+    return half ? _mm512_maskz_loadu_pd(0x0f, p) : _mm512_loadu_pd(p);
+  }
+  PARPRIM_TARGET_AVX512 static V set1(double x) { return _mm512_set1_pd(x); }
+  PARPRIM_TARGET_AVX512 static double first(V v) { return _mm512_cvtsd_f64(v); }
+  PARPRIM_TARGET_AVX512 static V add(V src, unsigned m, V a, V b) {
+    return _mm512_mask_add_pd(src, static_cast<__mmask8>(m), a, b);
+  }
+  PARPRIM_TARGET_AVX512 static V add(V a, V b) { return _mm512_add_pd(a, b); }
+  PARPRIM_TARGET_AVX512 static V mov(V src, unsigned m, V a) {
+    return _mm512_mask_mov_pd(src, static_cast<__mmask8>(m), a);
+  }
+  PARPRIM_TARGET_AVX512 static V lane(V v, int k) {
+    return _mm512_maskz_permutexvar_pd(0xff, _mm512_set1_epi64(k), v);
+  }
+  /// \brief The tree of the two groups (segmented_group_vector<double>::scan with the heads `h`
+  /// as bits): within each 2-lane half, lane 1 adds lane 0 unless it is a head; the upper half of
+  /// each group adds its lower half's last lane unless a head lies between them.
+  PARPRIM_TARGET_AVX512 static V scan(V x, unsigned h, unsigned& f) {
+    const unsigned f1 = h | ((h << 1) & 0xAAu);
+    const V s1 = add(x, ~h & 0xAAu, x, _mm512_maskz_permute_pd(0xff, x, 0x00));
+    const V low_last =
+        _mm512_maskz_permutexvar_pd(0xff, _mm512_setr_epi64(1, 1, 1, 1, 5, 5, 5, 5), s1);
+    f = f1 | (((f1 >> 1) & 0x11u) * 0x0Cu);
+    return add(s1, ~f1 & 0xCCu, s1, low_last);
+  }
+  /// \brief Lane 0 `runs`' lane 0, lane 4 its lane 4, every other lane k lane k - 1 of `incl`.
+  PARPRIM_TARGET_AVX512 static V sums_before(V incl, V runs) {
+    return _mm512_permutex2var_pd(incl, _mm512_setr_epi64(8, 0, 1, 2, 12, 4, 5, 6), runs);
+  }
+  PARPRIM_TARGET_AVX512 static Half group(V v, int which) {
+    return which == 0 ? _mm512_maskz_extractf64x4_pd(0xf, v, 0)
+                      : _mm512_maskz_extractf64x4_pd(0xf, v, 1);
+  }
+  PARPRIM_TARGET_AVX512 static void store_packed(double* p, unsigned m, unsigned count, V v) {
+    _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << count) - 1),
+                          _mm512_maskz_compress_pd(static_cast<__mmask8>(m), v));
+  }
+  template <class K>
+  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, unsigned m, unsigned count, const K* k,
+                                                      bool half) {
+    const __m512i keys = _mm512_maskz_loadu_epi64(half ? 0x0f : 0xff, k);
+    _mm512_mask_storeu_epi64(p, static_cast<__mmask8>((1u << count) - 1),
+                             _mm512_maskz_compress_epi64(static_cast<__mmask8>(m), keys));
+  }
+};
+
+/// \brief The heads of the 2 `width` elements of a pair of groups of `T` from `i` (i >= 1 in the
+/// sequence) as bits: one-byte flags not zero, or integer keys of the values' size different
+/// from the key before. `Half`: only the `width` from `i` are read (the last group of a block;
+/// the upper bits are 0).
+template <class T, bool Half, class Flags>
 PARPRIM_TARGET_AVX512 inline unsigned group_pair_heads(const Flags& flags, std::size_t i) {
+  constexpr unsigned count = (Half ? 1 : 2) * group_pair_vector<T>::width;
+  constexpr unsigned lanes = (1u << count) - 1;
   if constexpr (byte_flag_span_v<Flags>) {
     const auto* p = reinterpret_cast<const unsigned char*>(flags.data()) + i;
     __m128i bytes;
-    if constexpr (Half) {
+    if constexpr (count == 16) {
+      bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    } else if constexpr (count == 8) {
       std::int64_t w;
       std::memcpy(&w, p, 8);
       bytes = _mm_cvtsi64_si128(w);
     } else {
-      bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+      std::int32_t w;
+      std::memcpy(&w, p, 4);
+      bytes = _mm_cvtsi32_si128(w);
     }
     const auto zero =
         static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
-    return ~zero & (Half ? 0xffu : 0xffffu);
+    return ~zero & lanes;
   } else {
     const auto* k = flags.data() + i;
-    constexpr __mmask16 lanes = Half ? 0xff : 0xffff;
-    return _mm512_mask_cmpneq_epi32_mask(lanes, _mm512_maskz_loadu_epi32(lanes, k),
-                                         _mm512_maskz_loadu_epi32(lanes, k - 1));
+    if constexpr (sizeof(T) == 4)
+      return _mm512_mask_cmpneq_epi32_mask(static_cast<__mmask16>(lanes),
+                                           _mm512_maskz_loadu_epi32(lanes, k),
+                                           _mm512_maskz_loadu_epi32(lanes, k - 1));
+    else
+      return _mm512_mask_cmpneq_epi64_mask(static_cast<__mmask8>(lanes),
+                                           _mm512_maskz_loadu_epi64(lanes, k),
+                                           _mm512_maskz_loadu_epi64(lanes, k - 1));
   }
-}
-
-/// \brief The tree of two groups (lanes 0-7 and 8-15 of `x`), segmented_group_vector<float>::scan
-/// with the heads `h` as bits: within each 4-lane quarter, lane k adds lane k - 1 unless lane k
-/// is a head, then lane k - 2 unless a head lies in (k - 2, k]; the upper quarter of each group
-/// adds its lower quarter's last lane unless a head lies between them. `f` receives the lanes
-/// with a head at or below them in their group.
-PARPRIM_TARGET_AVX512 inline __m512 segmented_group_pair_scan(__m512 x, unsigned h, unsigned& f) {
-  const unsigned f1 = h | ((h << 1) & 0xEEEEu);
-  const __m512 s1 = _mm512_mask_add_ps(x, static_cast<__mmask16>(~h & 0xEEEEu), x,
-                                       _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(2, 1, 0, 0)));
-  const unsigned f2 = f1 | ((f1 << 2) & 0xCCCCu);
-  const __m512 s2 =
-      _mm512_mask_add_ps(s1, static_cast<__mmask16>(~f1 & 0xCCCCu), s1,
-                         _mm512_maskz_permute_ps(0xffff, s1, _MM_SHUFFLE(1, 0, 0, 0)));
-  const __m512 low_last = _mm512_maskz_permutexvar_ps(
-      0xffff, _mm512_setr_epi32(3, 3, 3, 3, 3, 3, 3, 3, 11, 11, 11, 11, 11, 11, 11, 11), s2);
-  f = f2 | (((f2 >> 3) & 0x0101u) * 0xF0u);
-  return _mm512_mask_add_ps(s2, static_cast<__mmask16>(~f2 & 0xF0F0u), s2, low_last);
-}
-
-/// \brief The running sum before each element of a pair of groups: lane 0 the running sum
-/// before the pair, lane 8 the one after the first group (`runs`: the first in lanes 0-7, the
-/// second in 8-15), the other lanes the inclusive sum of the lane before.
-PARPRIM_TARGET_AVX512 inline __m512 sums_before(__m512 incl, __m512 runs) {
-  return _mm512_permutex2var_ps(
-      incl, _mm512_setr_epi32(16, 0, 1, 2, 3, 4, 5, 6, 24, 8, 9, 10, 11, 12, 13, 14), runs);
 }
 
 /// \brief One step of scan_segmented_group_pairs_avx512: groups `g` and `g + 1` (`Half`: group
 /// `g` alone) from the running sum `run` (in every lane), which it advances.
-template <bool Exclusive, bool Half, bool Ahead, class Sink, class Flags>
-PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(const float* in, Sink& sink,
+template <bool Exclusive, bool Half, bool Ahead, class T, class Sink, class Flags>
+PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(const T* in, Sink& sink,
                                                             std::size_t first, std::size_t g,
-                                                            const Flags& flags, __m512& run,
-                                                            __m512 inits, std::size_t ahead,
-                                                            std::size_t n) {
-  const std::size_t at = first + g * 8;
+                                                            const Flags& flags,
+                                                            typename group_pair_vector<T>::V& run,
+                                                            typename group_pair_vector<T>::V inits,
+                                                            std::size_t ahead, std::size_t n) {
+  using P = group_pair_vector<T>;
+  constexpr unsigned w = P::width;
+  const std::size_t at = first + g * w;
   if constexpr (Ahead) read_ahead_element(in, flags.data(), at, ahead, n);
-  const unsigned h = group_pair_heads<Half>(flags, at);
-  __m512 x = Half ? _mm512_maskz_loadu_ps(0xff, in + at) : _mm512_loadu_ps(in + at);
-  if constexpr (Exclusive) x = _mm512_mask_add_ps(x, static_cast<__mmask16>(h), inits, x);
+  const unsigned h = group_pair_heads<T, Half>(flags, at);
+  auto x = P::load(in + at, Half);
+  if constexpr (Exclusive) x = P::add(x, h, inits, x);
   unsigned f;
-  const __m512 s = segmented_group_pair_scan(x, h, f);
+  const auto s = P::scan(x, h, f);
   // each group's last sum plus the running sum before it, unless a head lies in the group (the
   // AVX2 form's `run`; the broadcasts off the chain)
-  const __m512 last_a = _mm512_maskz_permutexvar_ps(0xffff, _mm512_set1_epi32(7), s);
-  const __m512 run_a = _mm512_mask_add_ps(last_a, (f & 0x80u) != 0 ? 0 : 0xffff, last_a, run);
-  const __m512 runs = _mm512_mask_mov_ps(run, 0xff00, run_a);
-  const __m512 incl = _mm512_mask_add_ps(s, static_cast<__mmask16>(~f), s, runs);
+  const auto last_a = P::lane(s, w - 1);
+  const auto run_a = P::add(last_a, (f >> (w - 1)) & 1u ? 0u : P::all, last_a, run);
+  const auto runs = P::mov(run, P::all & ~((1u << w) - 1), run_a);
+  const auto incl = P::add(s, ~f & P::all, s, runs);
   sink(g, at, incl, runs, h, Half);
   if constexpr (Half) {
     run = run_a;
   } else {
-    const __m512 last_b = _mm512_maskz_permutexvar_ps(0xffff, _mm512_set1_epi32(15), s);
-    run = _mm512_mask_add_ps(last_b, (f & 0x8000u) != 0 ? 0 : 0xffff, last_b, run_a);
+    const auto last_b = P::lane(s, 2 * w - 1);
+    run = P::add(last_b, (f >> (2 * w - 1)) & 1u ? 0u : P::all, last_b, run_a);
   }
 }
 
 /// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead).
-template <bool Exclusive, bool Ahead, class Sink, class Flags>
-PARPRIM_TARGET_AVX512 __m512 scan_segmented_group_pairs_loop(const float* in, Sink& sink,
-                                                             std::size_t first, std::size_t groups,
-                                                             const Flags& flags, __m512 run,
-                                                             __m512 inits, std::size_t ahead,
-                                                             std::size_t n) {
+template <bool Exclusive, bool Ahead, class T, class Sink, class Flags>
+PARPRIM_TARGET_AVX512 typename group_pair_vector<T>::V scan_segmented_group_pairs_loop(
+    const T* in, Sink& sink, std::size_t first, std::size_t groups, const Flags& flags,
+    typename group_pair_vector<T>::V run, typename group_pair_vector<T>::V inits, std::size_t ahead,
+    std::size_t n) {
   std::size_t g = 0;
   for (; g + 2 <= groups; g += 2)
     scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g, flags, run, inits, ahead,
@@ -124,43 +235,44 @@ PARPRIM_TARGET_AVX512 __m512 scan_segmented_group_pairs_loop(const float* in, Si
   return run;
 }
 
-/// \brief The AVX-512 form over whole groups of 8 floats: the `groups` groups from element
+/// \brief The AVX-512 form over whole groups of 32 bytes: the `groups` groups from element
 /// `first` (>= 1 in the sequence) of `in`, two at a time (an odd last one alone), from the
 /// running sum `acc`. Each pair's inclusive sums (`incl`), the running sums before its groups
-/// (`runs`, as sums_before takes them) and its heads go to `sink(g, at, incl, runs, heads,
-/// half)`: `g` its first group, `at` its first element, `half` true for a last group alone (lanes
-/// 8-15 then hold nothing). `Exclusive`: a head's element enters as `init + x` (the sink writes
-/// the sums before the elements). `ahead` > 0: each pair asks the cache for the element that
-/// many further on and its head (read_ahead_element; `n` the input's size). Returns the running
-/// sum after the last group.
-template <bool Exclusive, class Sink, class Flags>
-PARPRIM_TARGET_AVX512 float scan_segmented_group_pairs_avx512(const float* in, Sink& sink,
-                                                              std::size_t first, std::size_t groups,
-                                                              const Flags& flags, float acc,
-                                                              float init, std::size_t ahead = 0,
-                                                              std::size_t n = 0) {
-  const __m512 run = _mm512_set1_ps(acc);
-  const __m512 inits = _mm512_set1_ps(init);
-  return _mm512_cvtss_f32(ahead > 0 ? scan_segmented_group_pairs_loop<Exclusive, true>(
-                                          in, sink, first, groups, flags, run, inits, ahead, n)
-                                    : scan_segmented_group_pairs_loop<Exclusive, false>(
-                                          in, sink, first, groups, flags, run, inits, 0, 0));
+/// (`runs`, as group_pair_vector<T>::sums_before takes them) and its heads go to `sink(g, at,
+/// incl, runs, heads, half)`: `g` its first group, `at` its first element, `half` true for a
+/// last group alone (the upper half of the vectors then holds nothing). `Exclusive`: a head's
+/// element enters as `init + x` (the sink writes the sums before the elements). `ahead` > 0:
+/// each pair asks the cache for the element that many further on and its head
+/// (read_ahead_element; `n` the input's size). Returns the running sum after the last group.
+template <bool Exclusive, class T, class Sink, class Flags>
+PARPRIM_TARGET_AVX512 T scan_segmented_group_pairs_avx512(const T* in, Sink& sink,
+                                                          std::size_t first, std::size_t groups,
+                                                          const Flags& flags, T acc, T init,
+                                                          std::size_t ahead = 0,
+                                                          std::size_t n = 0) {
+  using P = group_pair_vector<T>;
+  const auto run = P::set1(acc);
+  const auto inits = P::set1(init);
+  return P::first(ahead > 0 ? scan_segmented_group_pairs_loop<Exclusive, true>(
+                                  in, sink, first, groups, flags, run, inits, ahead, n)
+                            : scan_segmented_group_pairs_loop<Exclusive, false>(
+                                  in, sink, first, groups, flags, run, inits, 0, 0));
 }
 
 /// \brief A sink of scan_segmented_group_pairs_avx512 that hands each group's outputs to an AVX2
 /// form's store (group_store, group_stream): the inclusive sums, or (`Exclusive`) the sums before
 /// the elements, `init` at the heads.
-template <bool Exclusive, class Store>
+template <bool Exclusive, class T, class Store>
 struct group_pair_outputs {
+  using P = group_pair_vector<T>;
   Store& store;
-  __m512 inits;
-  PARPRIM_TARGET_AVX512 void operator()(std::size_t g, std::size_t, __m512 incl, __m512 runs,
-                                        unsigned h, bool half) {
-    __m512 v = incl;
-    if constexpr (Exclusive)
-      v = _mm512_mask_mov_ps(sums_before(incl, runs), static_cast<__mmask16>(h), inits);
-    store.put(g, _mm512_maskz_extractf32x8_ps(0xff, v, 0));
-    if (!half) store.put(g + 1, _mm512_maskz_extractf32x8_ps(0xff, v, 1));
+  typename P::V inits;
+  PARPRIM_TARGET_AVX512 void operator()(std::size_t g, std::size_t, typename P::V incl,
+                                        typename P::V runs, unsigned h, bool half) {
+    auto v = incl;
+    if constexpr (Exclusive) v = P::mov(P::sums_before(incl, runs), h, inits);
+    store.put(g, P::group(v, 0));
+    if (!half) store.put(g + 1, P::group(v, 1));
   }
 };
 
@@ -168,52 +280,49 @@ struct group_pair_outputs {
 /// that end (segment_ends_store's contract): each head's running sum before it, packed to the
 /// front by a compress and stored (masked: only theirs) at the next free slots, plus `init`
 /// where `With_init`; by key (`Key` not void), each head's key one slot further on.
-template <bool With_init, class Key, class Flags>
+template <bool With_init, class T, class Key, class Flags>
 struct segment_ends_pairs {
+  using P = group_pair_vector<T>;
   const Flags& flags;
-  float* slot;
+  T* slot;
   Key* keys_out;
-  __m512 init;
+  typename P::V init;
   std::size_t j = 0;  // slots written
 
-  PARPRIM_TARGET_AVX512 void operator()(std::size_t, std::size_t at, __m512 incl, __m512 runs,
-                                        unsigned h, bool half) {
-    const auto heads = static_cast<__mmask16>(h);
-    __m512 ends = _mm512_maskz_compress_ps(heads, sums_before(incl, runs));
-    if constexpr (With_init) ends = _mm512_add_ps(init, ends);
+  PARPRIM_TARGET_AVX512 void operator()(std::size_t, std::size_t at, typename P::V incl,
+                                        typename P::V runs, unsigned h, bool half) {
+    auto before = P::sums_before(incl, runs);
+    if constexpr (With_init) before = P::add(init, before);
     const auto met = static_cast<unsigned>(std::popcount(h));
-    const auto keep = static_cast<__mmask16>((1u << met) - 1);
-    _mm512_mask_storeu_ps(slot + j, keep, ends);
-    if constexpr (!std::is_void_v<Key>) {
-      const __m512i keys = _mm512_maskz_loadu_epi32(half ? 0xff : 0xffff, flags.data() + at);
-      _mm512_mask_storeu_epi32(keys_out + j + 1, keep, _mm512_maskz_compress_epi32(heads, keys));
-    }
+    P::store_packed(slot + j, h, met, before);
+    if constexpr (!std::is_void_v<Key>)
+      P::store_packed_keys(keys_out + j + 1, h, met, flags.data() + at, half);
     j += met;
   }
 };
 
-/// \brief scan_segmented_groups_into (segmented_grouped_sums.hpp) in the AVX-512 form, float:
-/// the same outputs to the same store, the same running sum returned.
-template <bool Exclusive, class Store, class Flags>
-PARPRIM_TARGET_AVX512 float scan_segmented_groups_avx512(const float* in, Store& store,
-                                                         std::size_t first, std::size_t groups,
-                                                         const Flags& flags, float acc,
-                                                         float init) {
-  group_pair_outputs<Exclusive, Store> sink{store, _mm512_set1_ps(init)};
+/// \brief scan_segmented_groups_into (segmented_grouped_sums.hpp) in the AVX-512 form: the same
+/// outputs to the same store, the same running sum returned.
+template <bool Exclusive, class T, class Store, class Flags>
+PARPRIM_TARGET_AVX512 T scan_segmented_groups_avx512(const T* in, Store& store, std::size_t first,
+                                                     std::size_t groups, const Flags& flags, T acc,
+                                                     T init) {
+  group_pair_outputs<Exclusive, T, Store> sink{store, group_pair_vector<T>::set1(init)};
   return scan_segmented_group_pairs_avx512<Exclusive>(in, sink, first, groups, flags, acc, init);
 }
 
 /// \brief sum_segment_ends_vectors (segmented_grouped_sums.hpp) in the AVX-512 form: the same
 /// slots, keys, count and running sum.
-template <bool With_init, class Key, class Flags>
-PARPRIM_TARGET_AVX512 float sum_segment_ends_avx512(const float* in, float* slot, Key* keys_out,
-                                                    std::size_t first, std::size_t groups,
-                                                    const Flags& flags, float acc, float init,
-                                                    std::size_t& ends, std::size_t ahead = 0,
-                                                    std::size_t n = 0) {
-  segment_ends_pairs<With_init, Key, Flags> sink{flags, slot, keys_out, _mm512_set1_ps(init)};
+template <bool With_init, class T, class Key, class Flags>
+PARPRIM_TARGET_AVX512 T sum_segment_ends_avx512(const T* in, T* slot, Key* keys_out,
+                                                std::size_t first, std::size_t groups,
+                                                const Flags& flags, T acc, T init,
+                                                std::size_t& ends, std::size_t ahead = 0,
+                                                std::size_t n = 0) {
+  segment_ends_pairs<With_init, T, Key, Flags> sink{flags, slot, keys_out,
+                                                    group_pair_vector<T>::set1(init)};
   acc =
-      scan_segmented_group_pairs_avx512<false>(in, sink, first, groups, flags, acc, 0.0f, ahead, n);
+      scan_segmented_group_pairs_avx512<false>(in, sink, first, groups, flags, acc, T{}, ahead, n);
   ends = sink.j;
   return acc;
 }

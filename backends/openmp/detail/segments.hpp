@@ -16,7 +16,8 @@
 /// Long segments are folded with the lane fold of fold.hpp (SIMD for commutative arithmetic);
 /// integer sums over blocks dense in heads (head flags, keys), by running sums without a branch
 /// on the heads (sum_block_by_prefix; a vector at a time where the processor has AVX2,
-/// segment_sums_avx2.hpp); float sums by the segmented scans' group tree (sum_block_by_scan);
+/// segment_sums_avx2.hpp); float and double sums by the segmented scans' group tree
+/// (sum_block_by_scan);
 /// the operators that combine exactly in any order (integer minimum, maximum, bit operators,
 /// 4-byte products; float minimum and maximum on ordered keys) a vector at a time where the
 /// processor has AVX2 (fold_block_by_vectors, segment_folds_avx2.hpp); the library's other
@@ -41,6 +42,7 @@
 #include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
 #include <parprim/backends/openmp/detail/segment_folds_avx512.hpp>
 #include <parprim/backends/openmp/detail/segment_sums_avx2.hpp>
+#include <parprim/backends/openmp/detail/segment_sums_avx512.hpp>
 #include <parprim/backends/openmp/detail/segmented_grouped_sums.hpp>
 #include <parprim/backends/openmp/detail/select_without_branch.hpp>
 #include <parprim/backends/openmp/detail/team.hpp>
@@ -331,7 +333,7 @@ block_ends<T> sum_block_by_prefix(const Input& in, const Heads& heads, std::size
   if constexpr (sums_tails_avx2_ok<U, Input, Heads, Emit>()) {
     if (vectorized) {
       const auto loop = [&]<bool Differences>() {
-        return sum_tails_avx2<Differences, U, typename Emit::key_type>(
+        return sum_tails_vectors<Differences, U, typename Emit::key_type>(
             reinterpret_cast<const U*>(in.data()), flag_bytes(heads), heads_keys(heads),
             emit.key_slots(s), slot, e, base, {i, running, closed, j, heads_in_block - 1},
             Differences ? 0 : read_ahead, in.size());
@@ -380,15 +382,17 @@ const parprim::detail::key_heads<Key>& grouped_heads(const parprim::detail::key_
   return heads;
 }
 
-/// \brief Whether sum_block_by_scan takes a block: `plus` of float values read as they are,
-/// results only stored, heads from one-byte flags or from integer keys of the values' size
-/// (segmented_grouped_sums_ok). Not double values: in the same form their groups of four
-/// elements left the scan bound by its arithmetic, as reduce_block is (heads one in ten, 2^24,
-/// 2-core development machine: one thread 36.6-47.1 -> 32.2-33.1 ms, two 18.4-23.1 -> 16.9-20.6;
-/// 16-core host, 2^28, 16 threads, 61.5-66.5 -> 66.5-79.9).
+/// \brief Whether sum_block_by_scan takes a block: `plus` of float or double values read as
+/// they are, results only stored, heads from one-byte flags or from integer keys of the values'
+/// size (segmented_grouped_sums_ok). Double values take it on every processor, so their bits do
+/// not depend on the processor's vectors; where it has AVX-512 the tree takes two groups of
+/// four a vector and is 1.5-1.9x faster than the chains in sequence order (16-core host, 2^28,
+/// 16 threads, heads one in ten: 70-90 -> 45-49 ms, by int64 key 123-137 -> 63-90); the AVX2
+/// form alone is as fast as the chains there (72-80 ms, by key 90-116) and slower on one thread
+/// of the 2-core development machine (2^24: 27-28 -> 33-35 ms; by key 59 -> 51-54).
 template <class T, class Input, class Heads, class Op, class Emit>
 constexpr bool sums_by_scan_ok() {
-  if constexpr (!only_stores_v<Emit> || !std::is_same_v<T, float>)
+  if constexpr (!only_stores_v<Emit> || !(std::is_same_v<T, float> || std::is_same_v<T, double>))
     return false;
   else
     return segmented_grouped_sums_ok<
@@ -409,7 +413,8 @@ inline constexpr bool packs_segment_ends_v<store_keyed_results<Key, KeyOut, T>> 
 /// KiB).
 inline constexpr std::size_t scan_sums_chunk = 2048;
 
-/// \brief reduce_block for `plus` of float values (sums_by_scan_ok), the block's segments
+/// \brief reduce_block for `plus` of float or double values (sums_by_scan_ok), the block's
+/// segments
 /// written to `emit.out[s], emit.out[s + 1], ...` without a branch on the heads. The block's
 /// elements after its first head are scanned by the segmented scans' group tree (an addition and
 /// a select on the running sum's chain a group of 32 bytes, not an addition and a branch an
@@ -464,12 +469,12 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
       using Key = typename Emit::key_type;
       using Flags = std::remove_cvref_t<decltype(flags)>;
       acc = init != nullptr
-                ? sum_segment_ends_vectors<true, Key, Flags>(x, slot, emit.key_slots(s), c, groups,
-                                                             flags, acc, *init, j, read_ahead,
-                                                             in.size())
-                : sum_segment_ends_vectors<false, Key, Flags>(x, slot, emit.key_slots(s), c, groups,
-                                                              flags, acc, 0.0f, j, read_ahead,
-                                                              in.size());
+                ? sum_segment_ends_vectors<true, T, Key, Flags>(x, slot, emit.key_slots(s), c,
+                                                                groups, flags, acc, *init, j,
+                                                                read_ahead, in.size())
+                : sum_segment_ends_vectors<false, T, Key, Flags>(x, slot, emit.key_slots(s), c,
+                                                                 groups, flags, acc, T{}, j,
+                                                                 read_ahead, in.size());
       c += groups * group_elements<T>;
       // the open segment's running sum in its slot, as the loop below keeps it (a head at c
       // closes it)
@@ -498,13 +503,13 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
 /// integer keys (each run's key and result stored: equal integers have the same bits, so any
 /// element of a run may give its key), values of an arithmetic type that select_without_branch
 /// selects on their bits, and an operator of the library other than exact_plus (plus on
-/// integers takes sum_block_by_prefix first, on float sum_block_by_scan). Not user operators:
-/// the chains apply the operator at every element, a head's element to the segment before it
-/// too, and keep one of two results, so they would run user code on operands the sequence
-/// never combines. Not the floating-point minimum and maximum, whose order of NaNs and zeros
-/// takes a dozen instructions an element: the chains, bound by instructions, were slower there
-/// (float32 minimum, 2^24, one thread of the 2-core development machine: 51-95 ms before, 91-101
-/// in chains).
+/// integers takes sum_block_by_prefix first, on float and double values sum_block_by_scan where
+/// their heads allow it). Not user operators: the chains apply the operator at every element, a
+/// head's element to the segment before it too, and keep one of two results, so they would run user
+/// code on operands the sequence never combines. Not the floating-point minimum and maximum, whose
+/// order of NaNs and zeros takes a dozen instructions an element: the chains, bound by
+/// instructions, were slower there (float32 minimum, 2^24, one thread of the 2-core development
+/// machine: 51-95 ms before, 91-101 in chains).
 template <class T, class Heads, class Op, class Emit>
 constexpr bool folds_in_chains_ok() {
   using O = std::remove_cvref_t<Op>;
@@ -550,7 +555,7 @@ inline constexpr bool chains_prefetch = true;
 /// its first head it folds garbage into the slot of the segment the run before it ends in.
 /// After the chunk that slot is written again, in order: the run before's last value with the
 /// elements up to the head folded on, one by one. So each segment is folded in sequence order
-/// from its head, as the sequential loop folds it (floating-point sums too, where
+/// from its head, as the sequential loop folds it (floating-point products too, where
 /// reduce_block's lane fold of a long segment differs); only a segment that crosses blocks is
 /// grouped by the stitching. By key, the chunk's heads are first compared into a byte each, and
 /// each run's key goes to its slot in a loop of its own (in the chains' loop it left them short
@@ -779,9 +784,9 @@ block_ends<T> fold_block_by_vectors(const Input& in, const Heads& heads, std::si
 
 /// \brief Block [b, e) of `in` with `count` heads, its segments numbered from `s`: by
 /// sum_block_by_prefix where the segments are integer sums dense enough for it (see
-/// reduce_segments), by sum_block_by_scan where they are float sums with between one head in 64
-/// elements and three in four (sparser, reduce_block's lane fold is as fast; denser, its branch
-/// on each head is predicted: every element a head, 2^24 float32 on one thread of the 2-core
+/// reduce_segments), by sum_block_by_scan where they are float or double sums with between one
+/// head in 64 elements and three in four (sparser, reduce_block's lane fold is as fast; denser, its
+/// branch on each head is predicted: every element a head, 2^24 float32 on one thread of the 2-core
 /// development machine, 19.5 ms against 27.4 for a first form without the packed stores), by
 /// fold_block_by_vectors where folds_by_vectors_ok holds, the processor has AVX2 and the heads
 /// are at least one in vectors_from (64 elements for 4-byte integers, 16 for 8-byte ones, 512
