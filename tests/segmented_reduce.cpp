@@ -20,6 +20,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -816,6 +817,55 @@ void check_sum_tails_forms(rng_t& r) {
       run.template operator()<false>(64);
       run.template operator()<true>(0);
       if (::testing::Test::HasFatalFailure()) return;
+    }
+}
+
+// The vector counts of heads (count_heads.hpp: one-byte flags, integer keys of 4 and 8 bytes)
+// against the views' own loops, over whole views and subviews (whose element 0 is a head only
+// at the sequence's start), every range [b, e) of a few lengths, heads from none to every
+// element.
+TEST(CountHeads, VectorLoopsAgreeWithTheViews) {
+  namespace od = parprim::openmp::detail;
+  namespace pd = parprim::detail;
+  if (!od::sums_tails_avx2_usable())
+    GTEST_SKIP() << "no AVX2 on this processor (or PARPRIM_SEGMENT_SIMD=portable): the vector "
+                    "counts do not run";
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE(seed_trace(seed));
+  rng_t r = make_rng(seed, 0);
+  for (const std::size_t n : {1, 2, 31, 33, 64, 100, 1000, 4099})
+    for (const int density : {0, 3, 50, 100}) {
+      SCOPED_TRACE("n " + std::to_string(n) + ", heads " + std::to_string(density) + "%");
+      std::vector<std::uint8_t> flags(n);
+      std::vector<std::int32_t> k32(n);
+      std::vector<std::uint64_t> k64(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const bool head = uniform_int<int>(r, 0, 99) < density;
+        flags[i] = head ? static_cast<std::uint8_t>(uniform_int<int>(r, 1, 255)) : 0;
+        k32[i] = i == 0 ? -3 : k32[i - 1] + (head ? uniform_int<std::int32_t>(r, 1, 9) : 0);
+        k64[i] = i == 0 ? 0 : k64[i - 1] + (head ? (std::uint64_t{1} << 40) : 0);
+      }
+      const pd::flag_heads<std::uint8_t> by_flags{std::span<const std::uint8_t>(flags)};
+      const pd::key_heads<std::int32_t> by_k32{std::span<const std::int32_t>(k32)};
+      const pd::key_heads<std::uint64_t> by_k64{std::span<const std::uint64_t>(k64)};
+      for (const std::size_t off : {std::size_t{0}, std::size_t{1}, n / 2}) {
+        if (off >= n) continue;
+        const auto check = [&](const auto& view, const char* what) {
+          const std::size_t m = view.size();
+          for (int t = 0; t < 20; ++t) {
+            std::size_t b = uniform_int<std::size_t>(r, 0, m);
+            std::size_t e = uniform_int<std::size_t>(r, 0, m);
+            if (b > e) std::swap(b, e);
+            if (t == 0) b = 0, e = m;
+            ASSERT_EQ(od::count_heads(view, b, e), view.count(b, e))
+                << what << ", subview from " << off << ", [" << b << ", " << e << ")";
+          }
+        };
+        check(by_flags.subspan(off), "flags");
+        check(by_k32.subspan(off), "int32 keys");
+        check(by_k64.subspan(off), "uint64 keys");
+        if (::testing::Test::HasFatalFailure()) return;
+      }
     }
 }
 

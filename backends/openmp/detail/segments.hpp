@@ -37,6 +37,7 @@
 #include <vector>
 
 #include <parprim/backends/openmp/detail/cache_padded.hpp>
+#include <parprim/backends/openmp/detail/count_heads.hpp>
 #include <parprim/backends/openmp/detail/first_exception.hpp>
 #include <parprim/backends/openmp/detail/fold.hpp>
 #include <parprim/backends/openmp/detail/segment_folds_avx2.hpp>
@@ -82,14 +83,14 @@ segment_plan plan_segments(const omp_policy& policy, const Heads& heads) {
   segment_plan plan;
   plan.team = team_size(policy, n);
   if (plan.team <= 1) {
-    plan.count = heads.count(0, n);
+    plan.count = count_heads(heads, 0, n);
     return plan;
   }
   const auto team = static_cast<std::size_t>(plan.team);
   std::vector<cache_padded<std::size_t>> counts(team);
   for_each_block(plan.team, [&](int blk) {
     const block bl = block_of(n, plan.team, blk);
-    counts[static_cast<std::size_t>(blk)].value = heads.count(bl.begin, bl.end);
+    counts[static_cast<std::size_t>(blk)].value = count_heads(heads, bl.begin, bl.end);
   });
   plan.before.assign(team + 1, 0);
   for (std::size_t t = 0; t < team; ++t) plan.before[t + 1] = plan.before[t] + counts[t].value;
@@ -273,11 +274,6 @@ template <class Key>
 const Key* heads_keys(const parprim::detail::key_heads<Key>& heads) {
   return heads.data();
 }
-
-template <class Heads>
-inline constexpr bool is_flag_heads_v = false;
-template <class Flag>
-inline constexpr bool is_flag_heads_v<parprim::detail::flag_heads<Flag>> = true;
 
 /// \brief Whether sum_block_by_prefix takes the AVX2 loop (segment_sums_avx2.hpp): elements
 /// in memory, integers of the sum type's size (so each is its own bits in the unsigned sum),
@@ -934,7 +930,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   if (n == 0) return 0;
   const auto sparse = [&](std::size_t b, std::size_t e) {
     const std::size_t m = e - b < density_sample ? e - b : density_sample;
-    return sparse_sample(heads.count(b, b + m), m, sparse_from<T, Input, Heads, Op, Emit>());
+    return sparse_sample(count_heads(heads, b, b + m), m, sparse_from<T, Input, Heads, Op, Emit>());
   };
   // sparse heads fold at the lane fold's pace, several elements a nanosecond: a thread takes
   // sparse_grains grains of them, else the team's start costs more than it saves (2 threads
@@ -949,7 +945,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
   }
   if (team <= 1) {
     segment_plan plan;
-    plan.count = heads.count(0, n);
+    plan.count = count_heads(heads, 0, n);
     reduce_segments(plan, in, heads, init, op, emit);
     return plan.count;
   }
@@ -973,7 +969,7 @@ std::size_t reduce_segments_counting(const omp_policy& policy, const Input& in, 
         return;
       }
     }
-    counts[t].value = heads.count(bl.begin, bl.end);
+    counts[t].value = count_heads(heads, bl.begin, bl.end);
   });
   segment_plan plan;
   plan.team = team;

@@ -82,7 +82,7 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
   std::vector<cache_padded<survey>> surveys(static_cast<std::size_t>(team > 1 ? team : 1));
   const auto total = [&](std::size_t b, std::size_t e) {
     survey& mine = surveys[static_cast<std::size_t>(omp_get_thread_num())].value;
-    const std::size_t count = heads.count(b, e);
+    const std::size_t count = count_heads(heads, b, e);
     mine = {b, e, e, e, count};
     if (count == 0) return open_segment<T>{0, 0, fold_nonempty<T>(in, b, e, op)};
     mine.first = heads.next(b, e);
@@ -101,7 +101,7 @@ std::size_t reduce_segments_in_rounds(int team, std::size_t tile, const Input& i
       seen = {b, e, heads.next(b, e), e, 0};
       if (seen.first < e) {
         seen.last = last_head(heads, seen.first, e);
-        seen.count = heads.count(seen.first, e);
+        seen.count = count_heads(heads, seen.first, e);
       }
     }
     const std::size_t first = seen.first;
@@ -151,7 +151,7 @@ std::size_t reduce_segments_reading_once(const omp_policy& policy, const Input& 
   for (int t = 0; t < team && rounds; ++t) {
     const block bl = block_of(n, team, t);
     const std::size_t m = std::min(bl.end - bl.begin, density_sample);
-    const std::size_t count = heads.count(bl.begin, bl.begin + m);
+    const std::size_t count = count_heads(heads, bl.begin, bl.begin + m);
     const bool sparse = sparse_sample(count, m, sparse_from<T, Input, Heads, Op, Emit>());
     if (t == 0 && m == std::min(n, density_sample)) start_sparse = sparse;
     // (flags denser than three in four: a count of its own costs little beside the results)

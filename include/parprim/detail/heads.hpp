@@ -186,7 +186,15 @@ class key_heads {
     std::size_t c = 0;
     std::size_t i = b;
     if (offset_ + i == 0) c = 1, ++i;
-    for (; i < e; ++i) c += keys_[i] == keys_[i - 1] ? 0 : 1;  // vectorizes for arithmetic keys
+    // the equal neighbours, counted in 32-bit lanes over at most 2^30 elements at a time: the
+    // compiler vectorizes it for arithmetic keys without widening each lane's count to 64 bits
+    while (i < e) {
+      const std::size_t end = e - i > (std::size_t{1} << 30) ? i + (std::size_t{1} << 30) : e;
+      std::uint32_t equal = 0;
+      for (std::size_t k = i; k < end; ++k) equal += keys_[k] == keys_[k - 1] ? 1u : 0u;
+      c += (end - i) - equal;
+      i = end;
+    }
     return c;
   }
   std::size_t next(std::size_t b, std::size_t e) const {
