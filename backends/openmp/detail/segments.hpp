@@ -410,19 +410,19 @@ inline constexpr bool packs_segment_ends_v<store_keyed_results<Key, KeyOut, T>> 
 inline constexpr std::size_t scan_sums_chunk = 2048;
 
 /// \brief reduce_block for `plus` of float or double values (sums_by_scan_ok), the block's
-/// segments
-/// written to `emit.out[s], emit.out[s + 1], ...` without a branch on the heads. The block's
-/// elements after its first head are scanned by the segmented scans' group tree (an addition and
-/// a select on the running sum's chain a group of 32 bytes, not an addition and a branch an
-/// element). The vector form (segmented_grouped_sums.hpp, sum_segment_ends_vectors) keeps, of each
-/// group's sums, only the sums before its heads, packed and stored as the finished results of
-/// the segments that end there (`init` added; by key, the heads' keys beside them). The rest of
-/// the block (the last partial group, or all of it in the portable form) is scanned in chunks
-/// of scan_sums_chunk elements into a buffer in L1, from which every element stores `init` plus
-/// its running sum in its segment's slot (by key, the run's key too), so each slot ends with its
-/// segment's result. Both forms take the same tree (the same bits). Each segment's sum is the
-/// group tree's, so the last bits differ from a fold in sequence order, within the same bound
-/// (its tree is no deeper), and depend only on where the block's first head lies. 2-core
+/// segments written to `emit.out[s], emit.out[s + 1], ...` without a branch on the heads. The
+/// block's elements after its first head are scanned by the segmented scans' group tree (an
+/// addition and a select on the running sum's chain a group of 32 bytes, not an addition and a
+/// branch an element). The vector form (segmented_grouped_sums.hpp, sum_segment_ends_vectors)
+/// keeps, of each group's sums, only the sums before its heads, packed and stored as the
+/// finished results of the segments that end there (`init` added; by key, the heads' keys beside
+/// them). The rest of the block (the last partial group, or all of it in the portable form) is
+/// scanned in chunks of scan_sums_chunk elements into a buffer in L1, from which every element
+/// stores `init` plus its running sum in its segment's slot (by key, the run's key too), so each
+/// slot ends with its segment's result. Both forms take the same tree (the same bits). Each
+/// segment's sum is the group tree's, so the last bits differ from a fold in sequence order,
+/// within the same bound (its tree is no deeper), and depend only on where the block's first
+/// head lies. 2-core
 /// development machine, 2^24 float32, heads one in ten: 34.6-42.4 -> 18.0-26.2 ms on one thread,
 /// 18.0-25.3 -> 9.0-11.7 on two; 16-core host, 2^28, 16 threads: 52.9-62.5 -> 40.1-48.5.
 /// `read_ahead` > 0: the vector forms ask the cache for the elements (and heads) that many
@@ -501,11 +501,11 @@ block_ends<T> sum_block_by_scan(const Input& in, const Heads& heads, std::size_t
 /// selects on their bits, and an operator of the library other than exact_plus (plus on
 /// integers takes sum_block_by_prefix first, on float and double values sum_block_by_scan where
 /// their heads allow it). Not user operators: the chains apply the operator at every element, a
-/// head's element to the segment before it too, and keep one of two results, so they would run user
-/// code on operands the sequence never combines. Not the floating-point minimum and maximum, whose
-/// order of NaNs and zeros takes a dozen instructions an element: the chains, bound by
-/// instructions, were slower there (float32 minimum, 2^24, one thread of the 2-core development
-/// machine: 51-95 ms before, 91-101 in chains).
+/// head's element to the segment before it too, and keep one of two results, so they would run
+/// user code on operands the sequence never combines. Not the floating-point minimum and
+/// maximum, whose order of NaNs and zeros takes a dozen instructions an element: the chains,
+/// bound by instructions, were slower there (float32 minimum, 2^24, one thread of the 2-core
+/// development machine: 51-95 ms before, 91-101 in chains).
 template <class T, class Heads, class Op, class Emit>
 constexpr bool folds_in_chains_ok() {
   using O = std::remove_cvref_t<Op>;
