@@ -384,8 +384,9 @@ const parprim::detail::key_heads<Key>& grouped_heads(const parprim::detail::key_
 /// not depend on the processor's vectors; where it has AVX-512 the tree takes two groups of
 /// four a vector and is 1.5-1.9x faster than the chains in sequence order (16-core host, 2^28,
 /// 16 threads, heads one in ten: 70-90 -> 45-49 ms, by int64 key 123-137 -> 63-90); the AVX2
-/// form alone is as fast as the chains there (72-80 ms, by key 90-116) and slower on one thread
-/// of the 2-core development machine (2^24: 27-28 -> 33-35 ms; by key 59 -> 51-54).
+/// form alone is as fast as the chains there (72-80 ms, by key 90-116), slower with flags and
+/// faster by key on one thread of the 2-core development machine (2^24: 28.0-28.6 -> 35.5-36.0
+/// ms; by key 59.0-61.6 -> 51.2-52.0).
 template <class T, class Input, class Heads, class Op, class Emit>
 constexpr bool sums_by_scan_ok() {
   if constexpr (!only_stores_v<Emit> || !(std::is_same_v<T, float> || std::is_same_v<T, double>))
