@@ -41,38 +41,31 @@ PARPRIM_TARGET_AVX2 inline std::size_t count_set_bytes_avx2(const unsigned char*
 }
 
 /// \brief The elements i of [b, e) (b >= 1) whose key differs from key i - 1, keys of 4 or 8
-/// bytes, a vector of 8 or 4 a step.
+/// bytes: the heads' masks of segment_sums_avx2.hpp, 8 or 4 keys a step, counted.
 template <class Key>
 PARPRIM_TARGET_AVX2 std::size_t count_key_changes_avx2(const Key* k, std::size_t b, std::size_t e) {
   constexpr std::size_t width = 32 / sizeof(Key);
   std::size_t c = 0;
   std::size_t i = b;
-  for (; i + width <= e; i += width) {
-    const __m256i now = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k + i));
-    const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(k + i - 1));
-    const auto same =
-        sizeof(Key) == 4 ? _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(now, before)))
-                         : _mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(now, before)));
-    c += width - static_cast<std::size_t>(std::popcount(static_cast<unsigned>(same)));
-  }
+  __m256i here;
+  for (; i + width <= e; i += width)
+    c += static_cast<std::size_t>(
+        std::popcount(heads_bits_avx2<std::make_unsigned_t<Key>, Key>(nullptr, k, i, here)));
   for (; i < e; ++i) c += k[i] != k[i - 1] ? 1 : 0;
   return c;
 }
 
-/// \brief count_key_changes_avx2 with 512-bit vectors: 16 or 8 keys a step.
+/// \brief count_key_changes_avx2 with the masks of segment_folds_avx512.hpp: 16 or 8 keys a step.
 template <class Key>
 PARPRIM_TARGET_AVX512 std::size_t count_key_changes_avx512(const Key* k, std::size_t b,
                                                            std::size_t e) {
   constexpr std::size_t width = 64 / sizeof(Key);
   std::size_t c = 0;
   std::size_t i = b;
-  for (; i + width <= e; i += width) {
-    const __m512i now = _mm512_loadu_si512(k + i);
-    const __m512i before = _mm512_loadu_si512(k + i - 1);
-    const unsigned differ = sizeof(Key) == 4 ? _mm512_cmpneq_epi32_mask(now, before)
-                                             : _mm512_cmpneq_epi64_mask(now, before);
-    c += static_cast<std::size_t>(std::popcount(differ));
-  }
+  __m512i here;
+  for (; i + width <= e; i += width)
+    c += static_cast<std::size_t>(
+        std::popcount(heads_bits_avx512<std::make_unsigned_t<Key>, Key>(nullptr, k, i, here)));
   for (; i < e; ++i) c += k[i] != k[i - 1] ? 1 : 0;
   return c;
 }
@@ -85,17 +78,16 @@ template <class Heads>
 std::size_t count_heads(const Heads& heads, std::size_t b, std::size_t e) {
 #if PARPRIM_HOST_AVX2
   if (b < e && sums_tails_avx2_usable()) {
-    const std::size_t first = heads[b] ? 1 : 0;  // (element 0 of the sequence is a head)
+    // (element b: a head where the sequence starts, else its flag or key test)
     if constexpr (is_flag_heads_v<Heads>) {
-      return first + count_set_bytes_avx2(heads.data(), b + 1, e);
+      return (heads[b] ? 1 : 0) + count_set_bytes_avx2(heads.data(), b + 1, e);
     } else if constexpr (requires { heads.data(); }) {
       using Key = std::remove_cv_t<std::remove_pointer_t<decltype(heads.data())>>;
       if constexpr (std::is_integral_v<Key> && !std::is_same_v<Key, bool> &&
-                    (sizeof(Key) == 4 || sizeof(Key) == 8)) {
-        if (segment_folds_avx512_usable())
-          return first + count_key_changes_avx512(heads.data(), b + 1, e);
-        return first + count_key_changes_avx2(heads.data(), b + 1, e);
-      }
+                    (sizeof(Key) == 4 || sizeof(Key) == 8))
+        return (heads[b] ? 1 : 0) + (segment_folds_avx512_usable()
+                                         ? count_key_changes_avx512(heads.data(), b + 1, e)
+                                         : count_key_changes_avx2(heads.data(), b + 1, e));
     }
   }
 #endif

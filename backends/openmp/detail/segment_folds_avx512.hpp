@@ -34,6 +34,34 @@ inline bool segment_folds_avx512_usable() {
 
 #if PARPRIM_HOST_AVX2
 
+/// \brief The heads of the W elements of `U` (16 of 4 bytes, 8 of 8) from `i` (i >= 1) as a
+/// W-bit mask: `flags[k] != 0`, or (`Key` not void) `keys[k] != keys[k - 1]`, the keys (of U's
+/// size) loaded into `here`. (The per-segment folds', sums' and head counts' AVX-512 loops.)
+template <class U, class Key>
+PARPRIM_TARGET_AVX512 unsigned heads_bits_avx512(const unsigned char* flags, const Key* keys,
+                                                 std::size_t i, __m512i& here) {
+  if constexpr (!std::is_void_v<Key>) {
+    here = _mm512_loadu_si512(keys + i);
+    const __m512i before = _mm512_loadu_si512(keys + i - 1);
+    if constexpr (sizeof(U) == 4)
+      return _mm512_cmpneq_epi32_mask(here, before);
+    else
+      return _mm512_cmpneq_epi64_mask(here, before);
+  } else {
+    __m128i bytes;
+    if constexpr (sizeof(U) == 4) {
+      bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(flags + i));
+    } else {
+      std::int64_t w;
+      std::memcpy(&w, flags + i, 8);
+      bytes = _mm_cvtsi64_si128(w);
+    }
+    const auto zero =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
+    return ~zero & (sizeof(U) == 4 ? 0xffffu : 0xffu);
+  }
+}
+
 /// \brief The operations of the AVX-512 fold on vectors of segment_fold_lanes<T, Op>::lane.
 template <class T, class Op>
 struct segment_fold_vectors512 {
@@ -182,23 +210,7 @@ struct segment_fold_vectors512 {
   template <class Key>
   PARPRIM_TARGET_AVX512 static unsigned heads_bits(const unsigned char* flags, const Key* keys,
                                                    std::size_t i, __m512i& here) {
-    if constexpr (!std::is_void_v<Key>) {
-      here = load_bits(keys + i);
-      const __m512i before = load_bits(keys + i - 1);
-      return four ? _mm512_cmpneq_epi32_mask(here, before) : _mm512_cmpneq_epi64_mask(here, before);
-    } else {
-      __m128i bytes;
-      if constexpr (four) {
-        bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(flags + i));
-      } else {
-        std::uint64_t b8 = 0;
-        std::memcpy(&b8, flags + i, 8);
-        bytes = _mm_cvtsi64_si128(static_cast<long long>(b8));
-      }
-      const auto zero =
-          static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
-      return ~zero & full;
-    }
+    return heads_bits_avx512<U, Key>(flags, keys, i, here);
   }
   /// \brief Heads from the segmented scans' flags (one-byte span or integer keys).
   template <class Flags>

@@ -12,7 +12,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include <parprim/backends/openmp/detail/segment_folds_avx512.hpp>
@@ -88,33 +87,6 @@ struct tails_vector512 {
       return static_cast<U>(_mm_cvtsi128_si64(low));
   }
 };
-
-/// \brief The heads of the W elements of `U` from `i` (i >= 1) as a W-bit mask: `flags[k] != 0`,
-/// or (`Key` not void) `keys[k] != keys[k - 1]`, the keys (of U's size) loaded into `here`.
-template <class U, class Key>
-PARPRIM_TARGET_AVX512 unsigned heads_bits_avx512(const unsigned char* flags, const Key* keys,
-                                                 std::size_t i, __m512i& here) {
-  if constexpr (!std::is_void_v<Key>) {
-    here = _mm512_loadu_si512(keys + i);
-    const __m512i before = _mm512_loadu_si512(keys + i - 1);
-    if constexpr (sizeof(U) == 4)
-      return _mm512_cmpneq_epi32_mask(here, before);
-    else
-      return _mm512_cmpneq_epi64_mask(here, before);
-  } else {
-    __m128i bytes;
-    if constexpr (sizeof(U) == 4) {
-      bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(flags + i));
-    } else {
-      std::int64_t w;
-      std::memcpy(&w, flags + i, 8);
-      bytes = _mm_cvtsi64_si128(w);
-    }
-    const auto zero =
-        static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(bytes, _mm_setzero_si128())));
-    return ~zero & tails_vector512<U>::all;
-  }
-}
 
 /// \brief sum_tails_avx2 (segment_sums_avx2.hpp) on 512-bit vectors: the same contract, the same
 /// slots and cursor. `Ahead`: each vector asks the cache for the element `ahead` further on and
