@@ -8,7 +8,10 @@
 /// blends and the lane masks' own shuffles a step), and the sums before the heads are packed by
 /// a compress instruction (no table of lane permutations). The running sum still crosses the
 /// groups one at a time: the first group's last sum is the second's running sum, as in the AVX2
-/// form.
+/// form. The lane masks of 64 lanes' pairs are computed at once in 64-bit words and stored, and
+/// each pair reads its masks into the mask registers by loads (pair_mask_block): moved from
+/// general registers one by one, each mask took a slot of the vector port the permutations and
+/// the compress need, and the per-pair scalar work filled the loop.
 
 #include <bit>
 #include <cstddef>
@@ -25,8 +28,17 @@ namespace parprim::openmp::detail {
 
 #if PARPRIM_HOST_AVX2
 
+/// \brief The masks of the tree's masked additions (`tree`) and the lanes with no head at or
+/// below them in their group (`open`: they add the running sum before the group), of as many
+/// pairs of groups as 64 bits hold, each pair's masks in its 2 `width` bits.
+struct pair_masks {
+  std::uint64_t tree[3];
+  std::uint64_t open;
+};
+
 /// \brief The vector operations of a pair of groups of `T` (float or double) in one 512-bit
-/// vector: `width` elements a group, lane masks as the low 2 `width` bits of an `unsigned`. (The
+/// vector: `width` elements a group, lane masks in mask registers (`Mask`), in memory as `Chunk`s
+/// (pair_mask_block) and computed in 64-bit words (tree_masks). (The
 /// permutations and extractions are the zero-masked forms with every lane kept: GCC 12 warns
 /// that the unmasked forms' undefined source may be used uninitialized.)
 template <class T>
@@ -36,41 +48,50 @@ template <>
 struct group_pair_vector<float> {
   using V = __m512;
   using Half = __m256;
+  using Mask = __mmask16;
+  using Chunk = std::uint16_t;  // a pair's lane mask in memory
   static constexpr unsigned width = 8;
   static constexpr unsigned all = 0xffffu;
+  /// \brief The mask at `p`, read by the load unit (no move from a general register).
+  PARPRIM_TARGET_AVX512 static Mask mask_at(const Chunk* p) {
+    Mask m;
+    asm("kmovw %1, %0" : "=k"(m) : "m"(*p));
+    return m;
+  }
   PARPRIM_TARGET_AVX512 static V load(const float* p, bool half) {
     return half ? _mm512_maskz_loadu_ps(0xff, p) : _mm512_loadu_ps(p);
   }
   PARPRIM_TARGET_AVX512 static V set1(float x) { return _mm512_set1_ps(x); }
   PARPRIM_TARGET_AVX512 static float first(V v) { return _mm512_cvtss_f32(v); }
   /// \brief a + b in the lanes of `m`, `src` in the others.
-  PARPRIM_TARGET_AVX512 static V add(V src, unsigned m, V a, V b) {
-    return _mm512_mask_add_ps(src, static_cast<__mmask16>(m), a, b);
+  PARPRIM_TARGET_AVX512 static V add(V src, Mask m, V a, V b) {
+    return _mm512_mask_add_ps(src, m, a, b);
   }
   PARPRIM_TARGET_AVX512 static V add(V a, V b) { return _mm512_add_ps(a, b); }
-  PARPRIM_TARGET_AVX512 static V mov(V src, unsigned m, V a) {
-    return _mm512_mask_mov_ps(src, static_cast<__mmask16>(m), a);
-  }
+  PARPRIM_TARGET_AVX512 static V mov(V src, Mask m, V a) { return _mm512_mask_mov_ps(src, m, a); }
   /// \brief Lane `k` of `v` in every lane.
   PARPRIM_TARGET_AVX512 static V lane(V v, int k) {
     return _mm512_maskz_permutexvar_ps(0xffff, _mm512_set1_epi32(k), v);
   }
-  /// \brief The tree of the two groups (segmented_group_vector<float>::scan with the heads `h`
-  /// as bits): within each 4-lane quarter, lane k adds lane k - 1 unless lane k is a head, then
-  /// lane k - 2 unless a head lies in (k - 2, k]; the upper quarter of each group adds its lower
-  /// quarter's last lane unless a head lies between them. `f` receives the lanes with a head at
-  /// or below them in their group.
-  PARPRIM_TARGET_AVX512 static V scan(V x, unsigned h, unsigned& f) {
-    const unsigned f1 = h | ((h << 1) & 0xEEEEu);
-    const V s1 =
-        add(x, ~h & 0xEEEEu, x, _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(2, 1, 0, 0)));
-    const unsigned f2 = f1 | ((f1 << 2) & 0xCCCCu);
-    const V s2 =
-        add(s1, ~f1 & 0xCCCCu, s1, _mm512_maskz_permute_ps(0xffff, s1, _MM_SHUFFLE(1, 0, 0, 0)));
+  /// \brief The masks of the tree below for the heads `h`: as many pairs as 64 bits hold, each
+  /// pair's masks in its 16 bits.
+  static pair_masks tree_masks(std::uint64_t h) {
+    constexpr auto c = [](std::uint64_t m) { return m * 0x0001000100010001ull; };
+    const std::uint64_t f1 = h | ((h << 1) & c(0xEEEE));
+    const std::uint64_t f2 = f1 | ((f1 << 2) & c(0xCCCC));
+    const std::uint64_t f = f2 | (((f2 >> 3) & c(0x0101)) * 0xF0);
+    return {{~h & c(0xEEEE), ~f1 & c(0xCCCC), ~f2 & c(0xF0F0)}, ~f & c(0xFFFF)};
+  }
+  /// \brief The tree of the two groups (segmented_group_vector<float>::scan with the heads as
+  /// bits; `m` its masks, from tree_masks): within each 4-lane quarter, lane k adds lane k - 1
+  /// unless lane k is a head, then lane k - 2 unless a head lies in (k - 2, k]; the upper quarter
+  /// of each group adds its lower quarter's last lane unless a head lies between them.
+  PARPRIM_TARGET_AVX512 static V scan(V x, const Mask* m) {
+    const V s1 = add(x, m[0], x, _mm512_maskz_permute_ps(0xffff, x, _MM_SHUFFLE(2, 1, 0, 0)));
+    const V s2 = add(s1, m[1], s1, _mm512_maskz_permute_ps(0xffff, s1, _MM_SHUFFLE(1, 0, 0, 0)));
     const V low_last = _mm512_maskz_permutexvar_ps(
         0xffff, _mm512_setr_epi32(3, 3, 3, 3, 3, 3, 3, 3, 11, 11, 11, 11, 11, 11, 11, 11), s2);
-    f = f2 | (((f2 >> 3) & 0x0101u) * 0xF0u);
-    return add(s2, ~f2 & 0xF0F0u, s2, low_last);
+    return add(s2, m[2], s2, low_last);
   }
   /// \brief Lane 0 `runs`' lane 0, lane 8 its lane 8, every other lane k lane k - 1 of `incl`.
   PARPRIM_TARGET_AVX512 static V sums_before(V incl, V runs) {
@@ -81,17 +102,16 @@ struct group_pair_vector<float> {
     return which == 0 ? _mm512_maskz_extractf32x8_ps(0xff, v, 0)
                       : _mm512_maskz_extractf32x8_ps(0xff, v, 1);
   }
-  /// \brief The lanes of `m` packed to the front, stored at `p` (`count` of them).
-  PARPRIM_TARGET_AVX512 static void store_packed(float* p, unsigned m, unsigned count, V v) {
-    _mm512_mask_storeu_ps(p, static_cast<__mmask16>((1u << count) - 1),
-                          _mm512_maskz_compress_ps(static_cast<__mmask16>(m), v));
+  /// \brief The lanes of `m` packed to the front, stored at `p` (`firsts`: a mask of the first
+  /// lanes, as many as `m` has).
+  PARPRIM_TARGET_AVX512 static void store_packed(float* p, Mask m, Mask firsts, V v) {
+    _mm512_mask_storeu_ps(p, firsts, _mm512_maskz_compress_ps(m, v));
   }
   template <class K>
-  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, unsigned m, unsigned count, const K* k,
+  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, Mask m, Mask firsts, const K* k,
                                                       bool half) {
     const __m512i keys = _mm512_maskz_loadu_epi32(half ? 0xff : 0xffff, k);
-    _mm512_mask_storeu_epi32(p, static_cast<__mmask16>((1u << count) - 1),
-                             _mm512_maskz_compress_epi32(static_cast<__mmask16>(m), keys));
+    _mm512_mask_storeu_epi32(p, firsts, _mm512_maskz_compress_epi32(m, keys));
   }
 };
 
@@ -99,33 +119,42 @@ template <>
 struct group_pair_vector<double> {
   using V = __m512d;
   using Half = __m256d;
+  using Mask = __mmask8;
+  using Chunk = std::uint8_t;
   static constexpr unsigned width = 4;
   static constexpr unsigned all = 0xffu;
+  PARPRIM_TARGET_AVX512 static Mask mask_at(const Chunk* p) {
+    Mask m;
+    asm("kmovb %1, %0" : "=k"(m) : "m"(*p));
+    return m;
+  }
   PARPRIM_TARGET_AVX512 static V load(const double* p, bool half) {
     return half ? _mm512_maskz_loadu_pd(0x0f, p) : _mm512_loadu_pd(p);
   }
   PARPRIM_TARGET_AVX512 static V set1(double x) { return _mm512_set1_pd(x); }
   PARPRIM_TARGET_AVX512 static double first(V v) { return _mm512_cvtsd_f64(v); }
-  PARPRIM_TARGET_AVX512 static V add(V src, unsigned m, V a, V b) {
-    return _mm512_mask_add_pd(src, static_cast<__mmask8>(m), a, b);
+  PARPRIM_TARGET_AVX512 static V add(V src, Mask m, V a, V b) {
+    return _mm512_mask_add_pd(src, m, a, b);
   }
   PARPRIM_TARGET_AVX512 static V add(V a, V b) { return _mm512_add_pd(a, b); }
-  PARPRIM_TARGET_AVX512 static V mov(V src, unsigned m, V a) {
-    return _mm512_mask_mov_pd(src, static_cast<__mmask8>(m), a);
-  }
+  PARPRIM_TARGET_AVX512 static V mov(V src, Mask m, V a) { return _mm512_mask_mov_pd(src, m, a); }
   PARPRIM_TARGET_AVX512 static V lane(V v, int k) {
     return _mm512_maskz_permutexvar_pd(0xff, _mm512_set1_epi64(k), v);
   }
-  /// \brief The tree of the two groups (segmented_group_vector<double>::scan with the heads `h`
-  /// as bits): within each 2-lane half, lane 1 adds lane 0 unless it is a head; the upper half of
-  /// each group adds its lower half's last lane unless a head lies between them.
-  PARPRIM_TARGET_AVX512 static V scan(V x, unsigned h, unsigned& f) {
-    const unsigned f1 = h | ((h << 1) & 0xAAu);
-    const V s1 = add(x, ~h & 0xAAu, x, _mm512_maskz_permute_pd(0xff, x, 0x00));
+  static pair_masks tree_masks(std::uint64_t h) {
+    constexpr auto c = [](std::uint64_t m) { return m * 0x0101010101010101ull; };
+    const std::uint64_t f1 = h | ((h << 1) & c(0xAA));
+    const std::uint64_t f = f1 | (((f1 >> 1) & c(0x11)) * 0x0C);
+    return {{~h & c(0xAA), ~f1 & c(0xCC), 0}, ~f & c(0xFF)};
+  }
+  /// \brief The tree of the two groups (segmented_group_vector<double>::scan with the heads as
+  /// bits; `m` its masks): within each 2-lane half, lane 1 adds lane 0 unless it is a head; the
+  /// upper half of each group adds its lower half's last lane unless a head lies between them.
+  PARPRIM_TARGET_AVX512 static V scan(V x, const Mask* m) {
+    const V s1 = add(x, m[0], x, _mm512_maskz_permute_pd(0xff, x, 0x00));
     const V low_last =
         _mm512_maskz_permutexvar_pd(0xff, _mm512_setr_epi64(1, 1, 1, 1, 5, 5, 5, 5), s1);
-    f = f1 | (((f1 >> 1) & 0x11u) * 0x0Cu);
-    return add(s1, ~f1 & 0xCCu, s1, low_last);
+    return add(s1, m[1], s1, low_last);
   }
   /// \brief Lane 0 `runs`' lane 0, lane 4 its lane 4, every other lane k lane k - 1 of `incl`.
   PARPRIM_TARGET_AVX512 static V sums_before(V incl, V runs) {
@@ -135,16 +164,14 @@ struct group_pair_vector<double> {
     return which == 0 ? _mm512_maskz_extractf64x4_pd(0xf, v, 0)
                       : _mm512_maskz_extractf64x4_pd(0xf, v, 1);
   }
-  PARPRIM_TARGET_AVX512 static void store_packed(double* p, unsigned m, unsigned count, V v) {
-    _mm512_mask_storeu_pd(p, static_cast<__mmask8>((1u << count) - 1),
-                          _mm512_maskz_compress_pd(static_cast<__mmask8>(m), v));
+  PARPRIM_TARGET_AVX512 static void store_packed(double* p, Mask m, Mask firsts, V v) {
+    _mm512_mask_storeu_pd(p, firsts, _mm512_maskz_compress_pd(m, v));
   }
   template <class K>
-  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, unsigned m, unsigned count, const K* k,
+  PARPRIM_TARGET_AVX512 static void store_packed_keys(K* p, Mask m, Mask firsts, const K* k,
                                                       bool half) {
     const __m512i keys = _mm512_maskz_loadu_epi64(half ? 0x0f : 0xff, k);
-    _mm512_mask_storeu_epi64(p, static_cast<__mmask8>((1u << count) - 1),
-                             _mm512_maskz_compress_epi64(static_cast<__mmask8>(m), keys));
+    _mm512_mask_storeu_epi64(p, firsts, _mm512_maskz_compress_epi64(m, keys));
   }
 };
 
@@ -186,52 +213,122 @@ PARPRIM_TARGET_AVX512 inline unsigned group_pair_heads(const Flags& flags, std::
   }
 }
 
+/// \brief The masks of 64 lanes' pairs of groups (4 pairs of float groups, 8 of double ones) in
+/// memory, where each pair's masks reach the mask registers through the load unit: computed
+/// for all the pairs at once in 64-bit words, then moved from general registers one by one,
+/// they took one of the two vector ports a mask. `words[0]` the heads, `words[1..3]` the tree's
+/// masks, `words[4]` the open lanes, `words[5]` and `words[6]` all lanes or none: whether group
+/// a, and group b, of the pair add the running sum before them (no head in them).
+template <class T>
+struct pair_mask_block {
+  using P = group_pair_vector<T>;
+  using Chunk = typename P::Chunk;
+  static constexpr unsigned pairs = 64 / (2 * P::width);
+  alignas(64) Chunk words[7][pairs];
+
+  /// \brief The masks of the heads `h` (pair i's in bits [2 i width, 2 (i + 1) width)).
+  void fill(std::uint64_t h) {
+    const pair_masks m = P::tree_masks(h);
+    constexpr std::uint64_t ones = ~std::uint64_t{0} / P::all;  // bit 0 of each pair
+    const std::uint64_t last = m.open >> (P::width - 1);        // each group's last lane
+    const std::uint64_t w[7] = {h,
+                                m.tree[0],
+                                m.tree[1],
+                                m.tree[2],
+                                m.open,
+                                (last & ones) * P::all,
+                                ((last >> P::width) & ones) * P::all};
+    static_assert(sizeof w == sizeof words);
+    std::memcpy(words, w, sizeof w);
+  }
+  PARPRIM_TARGET_AVX512 typename P::Mask mask(unsigned kind, unsigned i) const {
+    return P::mask_at(&words[kind][i]);
+  }
+  unsigned heads(unsigned i) const { return words[0][i]; }
+};
+
+/// \brief Masks of the first `c` lanes of 2 `width`, for each c, in memory (the sinks' stores).
+template <class T>
+struct first_lanes {
+  using Chunk = typename group_pair_vector<T>::Chunk;
+  static constexpr unsigned lanes = 2 * group_pair_vector<T>::width;
+  Chunk m[lanes + 1] = {};
+  constexpr first_lanes() {
+    for (unsigned c = 0; c <= lanes; ++c) m[c] = static_cast<Chunk>((1u << c) - 1);
+  }
+};
+template <class T>
+inline constexpr first_lanes<T> first_lanes_of{};
+
 /// \brief One step of scan_segmented_group_pairs_avx512: groups `g` and `g + 1` (`Half`: group
-/// `g` alone) from the running sum `run` (in every lane), which it advances.
+/// `g` alone), pair `i` of the masks `mb`, from the running sum `run` (in every lane), which it
+/// advances.
 template <bool Exclusive, bool Half, bool Ahead, class T, class Sink, class Flags>
-PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(const T* in, Sink& sink,
-                                                            std::size_t first, std::size_t g,
-                                                            const Flags& flags,
-                                                            typename group_pair_vector<T>::V& run,
-                                                            typename group_pair_vector<T>::V inits,
-                                                            std::size_t ahead, std::size_t n) {
+PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(
+    const T* in, Sink& sink, std::size_t first, std::size_t g, const Flags& flags,
+    const pair_mask_block<T>& mb, unsigned i, typename group_pair_vector<T>::V& run,
+    typename group_pair_vector<T>::V inits, std::size_t ahead, std::size_t n) {
   using P = group_pair_vector<T>;
   constexpr unsigned w = P::width;
   const std::size_t at = first + g * w;
   if constexpr (Ahead) read_ahead_element(in, flags.data(), at, ahead, n);
-  const unsigned h = group_pair_heads<T, Half>(flags, at);
   auto x = P::load(in + at, Half);
-  if constexpr (Exclusive) x = P::add(x, h, inits, x);
-  unsigned f;
-  const auto s = P::scan(x, h, f);
+  if constexpr (Exclusive) x = P::add(x, mb.mask(0, i), inits, x);
+  const typename P::Mask tree[3] = {mb.mask(1, i), mb.mask(2, i), mb.mask(3, i)};
+  const auto s = P::scan(x, tree);
   // each group's last sum plus the running sum before it, unless a head lies in the group (the
   // AVX2 form's `run`; the broadcasts off the chain)
   const auto last_a = P::lane(s, w - 1);
-  const auto run_a = P::add(last_a, (f >> (w - 1)) & 1u ? 0u : P::all, last_a, run);
-  const auto runs = P::mov(run, P::all & ~((1u << w) - 1), run_a);
-  const auto incl = P::add(s, ~f & P::all, s, runs);
-  sink(g, at, incl, runs, h, Half);
+  const auto run_a = P::add(last_a, mb.mask(5, i), last_a, run);
+  const auto runs = P::mov(run, static_cast<typename P::Mask>(P::all & ~((1u << w) - 1)), run_a);
+  const auto incl = P::add(s, mb.mask(4, i), s, runs);
+  sink(g, at, incl, runs, mb, i, Half);
   if constexpr (Half) {
     run = run_a;
   } else {
     const auto last_b = P::lane(s, 2 * w - 1);
-    run = P::add(last_b, (f >> (2 * w - 1)) & 1u ? 0u : P::all, last_b, run_a);
+    run = P::add(last_b, mb.mask(6, i), last_b, run_a);
   }
 }
 
-/// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead).
+/// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead): the
+/// masks of up to pair_mask_block<T>::pairs pairs, then those pairs.
 template <bool Exclusive, bool Ahead, class T, class Sink, class Flags>
 PARPRIM_TARGET_AVX512 typename group_pair_vector<T>::V scan_segmented_group_pairs_loop(
     const T* in, Sink& sink, std::size_t first, std::size_t groups, const Flags& flags,
     typename group_pair_vector<T>::V run, typename group_pair_vector<T>::V inits, std::size_t ahead,
     std::size_t n) {
+  using P = group_pair_vector<T>;
+  using B = pair_mask_block<T>;
+  constexpr unsigned bits = 2 * P::width;
+  B mb;
+  const auto heads = [&](std::size_t g) {
+    return std::uint64_t{group_pair_heads<T, false>(flags, first + g * P::width)};
+  };
   std::size_t g = 0;
-  for (; g + 2 <= groups; g += 2)
-    scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g, flags, run, inits, ahead,
-                                                       n);
-  if (g < groups)
-    scan_segmented_group_pair<Exclusive, true, Ahead>(in, sink, first, g, flags, run, inits, ahead,
-                                                      n);
+  for (; g + 2 * B::pairs <= groups; g += 2 * B::pairs) {
+    std::uint64_t h = 0;
+    for (unsigned i = 0; i < B::pairs; ++i) h |= heads(g + 2 * i) << (i * bits);
+    mb.fill(h);
+    for (unsigned i = 0; i < B::pairs; ++i)
+      scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g + 2 * i, flags, mb, i,
+                                                         run, inits, ahead, n);
+  }
+  if (g == groups) return run;
+  const auto full = static_cast<unsigned>((groups - g) / 2);
+  std::uint64_t h = 0;
+  for (unsigned i = 0; i < full; ++i) h |= heads(g + 2 * i) << (i * bits);
+  const bool half = (groups - g) % 2 != 0;
+  if (half)
+    h |= std::uint64_t{group_pair_heads<T, true>(flags, first + (g + 2 * full) * P::width)}
+         << (full * bits);
+  mb.fill(h);
+  for (unsigned i = 0; i < full; ++i)
+    scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g + 2 * i, flags, mb, i,
+                                                       run, inits, ahead, n);
+  if (half)
+    scan_segmented_group_pair<Exclusive, true, Ahead>(in, sink, first, g + 2 * full, flags, mb,
+                                                      full, run, inits, ahead, n);
   return run;
 }
 
@@ -268,9 +365,10 @@ struct group_pair_outputs {
   Store& store;
   typename P::V inits;
   PARPRIM_TARGET_AVX512 void operator()(std::size_t g, std::size_t, typename P::V incl,
-                                        typename P::V runs, unsigned h, bool half) {
+                                        typename P::V runs, const pair_mask_block<T>& mb,
+                                        unsigned i, bool half) {
     auto v = incl;
-    if constexpr (Exclusive) v = P::mov(P::sums_before(incl, runs), h, inits);
+    if constexpr (Exclusive) v = P::mov(P::sums_before(incl, runs), mb.mask(0, i), inits);
     store.put(g, P::group(v, 0));
     if (!half) store.put(g + 1, P::group(v, 1));
   }
@@ -290,13 +388,16 @@ struct segment_ends_pairs {
   std::size_t j = 0;  // slots written
 
   PARPRIM_TARGET_AVX512 void operator()(std::size_t, std::size_t at, typename P::V incl,
-                                        typename P::V runs, unsigned h, bool half) {
+                                        typename P::V runs, const pair_mask_block<T>& mb,
+                                        unsigned i, bool half) {
     auto before = P::sums_before(incl, runs);
     if constexpr (With_init) before = P::add(init, before);
-    const auto met = static_cast<unsigned>(std::popcount(h));
-    P::store_packed(slot + j, h, met, before);
+    const auto met = static_cast<unsigned>(std::popcount(mb.heads(i)));
+    const auto heads = mb.mask(0, i);
+    const auto firsts = P::mask_at(&first_lanes_of<T>.m[met]);
+    P::store_packed(slot + j, heads, firsts, before);
     if constexpr (!std::is_void_v<Key>)
-      P::store_packed_keys(keys_out + j + 1, h, met, flags.data() + at, half);
+      P::store_packed_keys(keys_out + j + 1, heads, firsts, flags.data() + at, half);
     j += met;
   }
 };
