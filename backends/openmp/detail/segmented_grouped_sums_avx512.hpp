@@ -335,9 +335,10 @@ PARPRIM_TARGET_AVX512 typename group_pair_vector<T>::V scan_segmented_group_pair
 /// \brief The AVX-512 form over whole groups of 32 bytes: the `groups` groups from element
 /// `first` (>= 1 in the sequence) of `in`, two at a time (an odd last one alone), from the
 /// running sum `acc`. Each pair's inclusive sums (`incl`), the running sums before its groups
-/// (`runs`, as group_pair_vector<T>::sums_before takes them) and its heads go to `sink(g, at,
-/// incl, runs, heads, half)`: `g` its first group, `at` its first element, `half` true for a
-/// last group alone (the upper half of the vectors then holds nothing). `Exclusive`: a head's
+/// (`runs`, as group_pair_vector<T>::sums_before takes them) and its masks go to `sink(g, at,
+/// incl, runs, mb, i, half)`: `g` its first group, `at` its first element, pair `i` of the
+/// pair_mask_block `mb` its masks (`mb.mask(0, i)` and `mb.heads(i)` its heads), `half` true
+/// for a last group alone (the upper half of the vectors then holds nothing). `Exclusive`: a head's
 /// element enters as `init + x` (the sink writes the sums before the elements). `ahead` > 0:
 /// each pair asks the cache for the element that many further on and its head
 /// (read_ahead_element; `n` the input's size). Returns the running sum after the last group.
