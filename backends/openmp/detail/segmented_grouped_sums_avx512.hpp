@@ -291,44 +291,48 @@ PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair(
   }
 }
 
-/// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead): the
-/// masks of up to pair_mask_block<T>::pairs pairs, then those pairs.
+/// \brief One block of the loop below from group `g`: `pairs` whole pairs and (`half`) a last
+/// group alone, their masks first (inlined, so that a whole block's `pairs` is a constant).
+template <bool Exclusive, bool Ahead, class T, class Sink, class Flags>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void scan_segmented_group_pair_block(
+    const T* in, Sink& sink, std::size_t first, std::size_t g, unsigned pairs, bool half,
+    const Flags& flags, pair_mask_block<T>& mb, typename group_pair_vector<T>::V& run,
+    typename group_pair_vector<T>::V inits, std::size_t ahead, std::size_t n) {
+  using P = group_pair_vector<T>;
+  constexpr unsigned bits = 2 * P::width;
+  std::uint64_t h = 0;
+  for (unsigned i = 0; i < pairs; ++i)
+    h |= std::uint64_t{group_pair_heads<T, false>(flags, first + (g + 2 * i) * P::width)}
+         << (i * bits);
+  if (half)
+    h |= std::uint64_t{group_pair_heads<T, true>(flags, first + (g + 2 * pairs) * P::width)}
+         << (pairs * bits);
+  mb.fill(h);
+  for (unsigned i = 0; i < pairs; ++i)
+    scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g + 2 * i, flags, mb, i,
+                                                       run, inits, ahead, n);
+  if (half)
+    scan_segmented_group_pair<Exclusive, true, Ahead>(in, sink, first, g + 2 * pairs, flags, mb,
+                                                      pairs, run, inits, ahead, n);
+}
+
+/// \brief The loop of scan_segmented_group_pairs_avx512 (`Ahead`: with the read-ahead): blocks
+/// of pair_mask_block<T>::pairs pairs, then the pairs and the group left.
 template <bool Exclusive, bool Ahead, class T, class Sink, class Flags>
 PARPRIM_TARGET_AVX512 typename group_pair_vector<T>::V scan_segmented_group_pairs_loop(
     const T* in, Sink& sink, std::size_t first, std::size_t groups, const Flags& flags,
     typename group_pair_vector<T>::V run, typename group_pair_vector<T>::V inits, std::size_t ahead,
     std::size_t n) {
-  using P = group_pair_vector<T>;
   using B = pair_mask_block<T>;
-  constexpr unsigned bits = 2 * P::width;
   B mb;
-  const auto heads = [&](std::size_t g) {
-    return std::uint64_t{group_pair_heads<T, false>(flags, first + g * P::width)};
-  };
   std::size_t g = 0;
-  for (; g + 2 * B::pairs <= groups; g += 2 * B::pairs) {
-    std::uint64_t h = 0;
-    for (unsigned i = 0; i < B::pairs; ++i) h |= heads(g + 2 * i) << (i * bits);
-    mb.fill(h);
-    for (unsigned i = 0; i < B::pairs; ++i)
-      scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g + 2 * i, flags, mb, i,
-                                                         run, inits, ahead, n);
-  }
-  if (g == groups) return run;
-  const auto full = static_cast<unsigned>((groups - g) / 2);
-  std::uint64_t h = 0;
-  for (unsigned i = 0; i < full; ++i) h |= heads(g + 2 * i) << (i * bits);
-  const bool half = (groups - g) % 2 != 0;
-  if (half)
-    h |= std::uint64_t{group_pair_heads<T, true>(flags, first + (g + 2 * full) * P::width)}
-         << (full * bits);
-  mb.fill(h);
-  for (unsigned i = 0; i < full; ++i)
-    scan_segmented_group_pair<Exclusive, false, Ahead>(in, sink, first, g + 2 * i, flags, mb, i,
-                                                       run, inits, ahead, n);
-  if (half)
-    scan_segmented_group_pair<Exclusive, true, Ahead>(in, sink, first, g + 2 * full, flags, mb,
-                                                      full, run, inits, ahead, n);
+  for (; g + 2 * B::pairs <= groups; g += 2 * B::pairs)
+    scan_segmented_group_pair_block<Exclusive, Ahead>(in, sink, first, g, B::pairs, false, flags,
+                                                      mb, run, inits, ahead, n);
+  if (g < groups)
+    scan_segmented_group_pair_block<Exclusive, Ahead>(
+        in, sink, first, g, static_cast<unsigned>((groups - g) / 2), (groups - g) % 2 != 0, flags,
+        mb, run, inits, ahead, n);
   return run;
 }
 
