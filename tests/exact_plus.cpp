@@ -598,6 +598,38 @@ void check_chunk_forms(std::uint64_t seed) {
   }
 }
 
+#if PARPRIM_HOST_AVX2
+/// \brief The AVX-512 outputs (parprim::detail::exact::prefix_outputs_avx512, which the
+/// library's one-pass chunk scan writes and tests its outputs with) from given running slice
+/// sums and quarter offsets, as the two-pass scans lay them out (the AVX2 form's second pass):
+/// each quarter 8 outputs a vector, its last ones element by element (prove_range). Returns
+/// non-zero where an output was not proved.
+template <class F, int Levels, parprim::detail::exact::prefix_mode Mode>
+PARPRIM_TARGET_AVX512 std::uint64_t outputs_avx512(
+    std::size_t n, std::size_t quarter, const double (*running)[parprim::detail::exact::chunk],
+    const double (*offset)[Levels], double a_hi, double a_lo,
+    const parprim::detail::exact::chunk_bound& b, F* out) {
+  namespace ex = parprim::detail::exact;
+  using outputs_t = ex::prefix_outputs_avx512<F, Levels, Mode, false>;
+  if (!outputs_t::proves(b)) return 1;
+  outputs_t outputs(a_hi, a_lo);
+  std::uint64_t tail_failed = 0;
+  for (std::size_t c = 0; c < ex::scan_chains; ++c) {
+    const std::size_t end = ex::quarter_end(c, quarter, n);
+    std::size_t i = c * quarter;
+    for (; i + 8 <= end; i += 8) {
+      __m512d s[Levels];
+      for (int l = 0; l < Levels; ++l)
+        s[l] = _mm512_add_pd(_mm512_loadu_pd(running[l] + i), _mm512_set1_pd(offset[c][l]));
+      outputs.put(out + i, s);
+    }
+    tail_failed |= ex::prove_range<Levels, Mode, outputs_t::float_checked>(
+        c, i, end, running, offset, a_hi, a_lo, &b, out, 0);
+  }
+  return tail_failed | outputs.failed(b);
+}
+#endif
+
 /// \brief The float scan's proof against one bound for the whole chunk, in its AVX2 and AVX-512
 /// forms (where the processor runs them) and element by element: each rejects the chunk when any
 /// prefix lies nearer its float midpoint than the bound or below the chunk's smallest binade (and
@@ -622,7 +654,8 @@ TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
     for (std::size_t i = 0; i < n; ++i)
       portable |= ex::round_prefix_in_chunk<1>(0.0, &running[0][i], b, portable_out[i]);
     const std::uint64_t vector =
-        wide ? ex::prove_in_chunk_avx512<1>(n, quarter, running, offset, 0.0, b, vector_out)
+        wide ? outputs_avx512<float, 1, ex::prefix_mode::checked>(n, quarter, running, offset, 0.0,
+                                                                  0.0, b, vector_out)
              : ex::prove_in_chunk_avx2<1>(n, quarter, running, offset, 0.0, b, vector_out);
     same_outputs = std::memcmp(vector_out, portable_out, sizeof vector_out) == 0;
     if (portable != 0) {
@@ -661,6 +694,117 @@ TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
 #endif
 }
 
+/// \brief The one-pass scan of float chunks of one slice (AVX-512), inclusive and exclusive,
+/// against the same tests element by element on each exact prefix: in the checked mode it
+/// rejects the chunk when any prefix lies nearer its float midpoint than the chunk's bound or
+/// below its smallest binade (or may reach 2^127), in the exact_double mode when a prefix is
+/// zero and its sign unknown; else it writes what the element-by-element tests write and
+/// returns the chunk's sum. Every position of the odd prefix (both vectors of a step and the
+/// last elements one by one).
+TEST(ExactChunkPasses, OnePassFloatScanRejectsWhatItCannotProve) {
+  namespace ex = parprim::detail::exact;
+  if (!parprim::detail::avx512_supported())
+    GTEST_SKIP() << "this processor has no AVX-512 (or the AVX-512 passes are not compiled for "
+                    "it): the one-pass float scan does not run here; the other tests check the "
+                    "forms it does run";
+#if PARPRIM_HOST_AVX2
+  constexpr std::size_t n = 40;  // two steps of 16 and 8 elements one by one
+  const ex::chunk_bound bound{0x1p-30, 0x1p-3, 1.0};
+  constexpr double a_hi = 0.25;  // the sum before the chunk (an exclusive scan's first output)
+  float x[n];
+  // prefixes a_hi + 0.5 + i 2^-20: floats, far from their midpoints, above 2^-3
+  const auto reset = [&] {
+    x[0] = 0.5f;
+    for (std::size_t i = 1; i < n; ++i) x[i] = 0x1p-20f;
+  };
+  // x[at] changed by d, x[at + 1] by -d: only the prefix at `at` moves (by d)
+  const auto odd = [&](std::size_t at, float d) {
+    reset();
+    x[at] += d;
+    if (at + 1 < n) x[at + 1] -= d;
+  };
+  // runs the one-pass scan; `expected_failed`: what the element-by-element tests say
+  const auto scan = [&](bool exclusive, bool checked, bool zero_test, const ex::chunk_bound& b,
+                        bool& same_outputs, bool& expected_failed) {
+    float got[n], want[n];
+    double sum = -1.0;
+    std::uint64_t failed = 0;
+    if (checked)
+      failed = exclusive
+                   ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::checked, false>(
+                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
+                   : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::checked, false>(
+                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+    else if (zero_test)
+      failed = exclusive
+                   ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::exact_double, true>(
+                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
+                   : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::exact_double, true>(
+                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+    else
+      failed =
+          exclusive
+              ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::exact_double, false>(
+                    x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
+              : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::exact_double, false>(
+                    x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+    std::uint64_t expected = checked && !(b.largest < 0x1p127) ? 1 : 0;
+    double s = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double before = s;
+      s += static_cast<double>(x[i]);
+      const double p = exclusive ? before : s;
+      expected |= checked ? ex::round_prefix_in_chunk<1>(a_hi, &p, b, want[i])
+                          : ex::prefix_value<1, ex::prefix_mode::exact_double>(
+                                a_hi, 0.0, &p, want[i], zero_test ? 1 : 0);
+    }
+    same_outputs = std::memcmp(got, want, sizeof got) == 0;
+    expected_failed = expected != 0;
+    if (expected != 0) {
+      EXPECT_NE(failed, 0u) << "the one-pass scan proved what the element-by-element tests did not";
+    }
+    if (failed == 0) {
+      EXPECT_TRUE(same_outputs) << "proved outputs differ";
+      EXPECT_EQ(sum, s) << "the chunk's sum";
+    }
+    return failed != 0;
+  };
+  for (const bool exclusive : {false, true}) {
+    SCOPED_TRACE(exclusive ? "exclusive" : "inclusive");
+    bool same = false, expected = false;
+    reset();
+    EXPECT_FALSE(scan(exclusive, true, false, bound, same, expected)) << "checked, every prefix "
+                                                                         "proved";
+    EXPECT_FALSE(scan(exclusive, false, true, bound, same, expected)) << "exact, no zero prefix";
+    EXPECT_TRUE(
+        scan(exclusive, true, false, ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same, expected))
+        << "may reach 2^127";
+    for (std::size_t at = 0; at < n; ++at) {
+      SCOPED_TRACE("odd prefix at " + std::to_string(at));
+      const std::size_t moved = exclusive ? at + 1 : at;          // the output whose prefix moves
+      const double p = 0.75 + static_cast<double>(at) * 0x1p-20;  // the prefix at `at`, a_hi in
+      // (an exclusive scan's prefix at n is no output: nothing to reject there)
+      const bool seen = moved < n;
+      odd(at, static_cast<float>(0x1p-5 - p));  // exactly a float, below the smallest binade
+      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+          << "a prefix below the smallest binade";
+      odd(at, static_cast<float>(-0x1p-4 - 0x1p-20 - p));
+      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+          << "a negative prefix below the smallest binade";
+      odd(at, 0x1p-25f + 0x1p-40f);  // 2^-40 from the float midpoint
+      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+          << "a prefix within the bound of its midpoint";
+      odd(at, static_cast<float>(-p));  // a zero prefix
+      EXPECT_EQ(scan(exclusive, false, true, bound, same, expected), seen)
+          << "a zero prefix, its sign unknown";
+      EXPECT_FALSE(scan(exclusive, false, false, bound, same, expected))
+          << "a zero prefix, its sign known";
+      EXPECT_TRUE(same) << "a zero prefix, its sign known: outputs";
+    }
+  }
+#endif
+}
+
 #if PARPRIM_HOST_AVX2
 /// \brief DoubleProofRejectsWhatItCannotProve with `Levels` slices (the lower slices' running
 /// sums small and not all representable with the top one: prefixes round, far from a boundary).
@@ -681,7 +825,8 @@ void check_double_proof() {
       portable |= ex::round_prefix<Levels>(a_hi, a_lo, v, portable_out[i]);
     }
     const std::uint64_t vector =
-        wide ? ex::prove_doubles_avx512<Levels>(n, quarter, running, offset, a_hi, a_lo, vector_out)
+        wide ? outputs_avx512<double, Levels, ex::prefix_mode::checked>(
+                   n, quarter, running, offset, a_hi, a_lo, ex::chunk_bound{}, vector_out)
              : ex::prove_doubles_avx2<Levels>(n, quarter, running, offset, a_hi, a_lo, vector_out);
     same_outputs = std::memcmp(vector_out, portable_out, sizeof vector_out) == 0;
     if (portable != 0) {

@@ -59,11 +59,18 @@ PARPRIM_HOST_DEVICE int plan_levels(const chunk_survey& s, int& top) {
   return levels <= max_levels ? levels : 0;
 }
 
+/// \brief The splitters `sigma_l = 1.5 * 2^(T_l + 9)` of `Levels` slices below 2^top (the file
+/// comment) into `sigma[0..Levels - 1)`.
+template <int Levels>
+PARPRIM_HOST_DEVICE void slice_splitters(int top, double* sigma) {
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
+}
+
 /// \brief The exact sum of each slice of `x[0..n)` (n <= chunk) into `sums[0..Levels)`.
 template <int Levels, class F>
 void slice_sums(const F* x, std::size_t n, int top, double* sums) {
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
-  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
+  slice_splitters<Levels>(top, sigma);
   // Accumulators per slice: fewer where the compiler's code for more keeps them on the stack
   // (g++ 12 -O3, x86-64, one core of the 2-core development machine, 2^12 elements in L1, ns an
   // element with 16 / 4 / 2 lanes: two slices of doubles 0.86 / 0.57 / 0.50, of floats 0.25 /

@@ -505,155 +505,221 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_doubles_avx2(std::size_t n, std::size_t 
   return tail_failed | static_cast<std::uint64_t>(failed);
 }
 
-/// \brief Quarter c's offsets broadcast, one vector a slice (the AVX-512 second passes).
-template <int Levels>
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void quarter_offsets(
-    const double (*offset)[Levels], std::size_t c, __m512d* off) {
-  for (int l = 0; l < Levels; ++l) off[l] = _mm512_set1_pd(offset[c][l]);
-}
-
-/// \brief The slice-l sums s_l of outputs [i, i + 8) of a quarter: their running sums plus the
-/// quarter's offset (`off`, from quarter_offsets).
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d slice_lanes(
-    const double (*running)[chunk], const __m512d* off, int l, std::size_t i) {
-  return _mm512_add_pd(_mm512_loadu_pd(running[l] + i), off[l]);
-}
-
-/// \brief `a_hi + s_0 + s_1 + ...` of outputs [i, i + 8), added in prefix_value's order.
-template <int Levels>
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d prefix_lanes(
-    __m512d hi, const double (*running)[chunk], const __m512d* off, std::size_t i) {
-  __m512d u = _mm512_add_pd(hi, slice_lanes(running, off, 0, i));
-  for (int l = 1; l < Levels; ++l) u = _mm512_add_pd(u, slice_lanes(running, off, l, i));
-  return u;
-}
-
-/// \brief prove_in_chunk_avx2 with AVX-512: the same tests, 8 prefixes a vector.
-template <int Levels>
-PARPRIM_TARGET_AVX512 std::uint64_t prove_in_chunk_avx512(std::size_t n, std::size_t quarter,
-                                                          const double (*running)[chunk],
-                                                          const double (*offset)[Levels],
-                                                          double a_hi, const chunk_bound& b,
-                                                          float* out) {
-  if (!(b.largest < 0x1p127)) return 1;
-  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
-  const __m512d hi = _mm512_set1_pd(a_hi);
-  const __m512d above_last_place = _mm512_set1_pd(__builtin_bit_cast(double, ~low29));
-  const __m512d midpoint_bit = _mm512_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28));
-  __m512d least_distance = _mm512_set1_pd(0x1p1023);
-  __m512d least_magnitude = least_distance;
-  std::uint64_t tail_failed = 0;
-  for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = quarter_end(c, quarter, n);
-    __m512d off[Levels];
-    quarter_offsets<Levels>(offset, c, off);
-    std::size_t i = c * quarter;
-    for (; i + 8 <= end; i += 8) {
-      const __m512d u = prefix_lanes<Levels>(hi, running, off, i);
-      _mm256_storeu_ps(out + i, _mm512_maskz_cvtpd_ps(all_lanes, u));
-      const __m512d m = _mm512_or_pd(_mm512_and_pd(u, above_last_place), midpoint_bit);
-      least_distance =
-          _mm512_maskz_min_pd(all_lanes, least_distance, _mm512_abs_pd(_mm512_sub_pd(u, m)));
-      least_magnitude = _mm512_maskz_min_pd(all_lanes, least_magnitude, _mm512_abs_pd(u));
-    }
-    tail_failed |= prove_range<Levels, prefix_mode::checked, true>(c, i, end, running, offset, a_hi,
-                                                                   0.0, &b, out, 0);
-  }
-  const __mmask8 near = _mm512_cmp_pd_mask(least_distance, _mm512_set1_pd(b.bound), _CMP_LT_OQ);
-  const __mmask8 tiny = _mm512_cmp_pd_mask(least_magnitude, _mm512_set1_pd(b.lowest), _CMP_LT_OQ);
-  return tail_failed | static_cast<std::uint64_t>(near | tiny);
-}
-
 /// \brief `less` for 8 lanes: the sign bits of `a - b`, as a mask.
 [[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __mmask8 less_lanes(__m512d a, __m512d b) {
   return _mm512_movepi64_mask(_mm512_castpd_si512(_mm512_sub_pd(a, b)));
 }
 
-/// \brief prove_outputs for double results in the checked mode with AVX-512: round_prefix's
-/// double-double prefix and tests, 8 prefixes a vector (`less` as the sign of the difference, as
-/// there); returns non-zero if any output was not proved.
-template <int Levels>
-PARPRIM_TARGET_AVX512 std::uint64_t prove_doubles_avx512(std::size_t n, std::size_t quarter,
-                                                         const double (*running)[chunk],
-                                                         const double (*offset)[Levels],
-                                                         double a_hi, double a_lo, double* out) {
-  const __m512d hi = _mm512_set1_pd(a_hi);
-  const __m512d lo = _mm512_set1_pd(a_lo);
-  const __m512d exponent_bits = _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll));
-  const __m512d below_half = _mm512_set1_pd(0x1.fffffffffffffp-54);
-  const __m512d below_quarter = _mm512_set1_pd(0x1.fffffffffffffp-55);
-  const __m512d tiny = _mm512_set1_pd(0x1p-960);
-  const __m512d huge = _mm512_set1_pd(0x1p1022);
-  __mmask8 failed = 0;
-  std::uint64_t tail_failed = 0;
-  for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = quarter_end(c, quarter, n);
-    __m512d off[Levels];
-    quarter_offsets<Levels>(offset, c, off);
-    std::size_t i = c * quarter;
-    for (; i + 8 <= end; i += 8) {
-      const __m512d s0 = slice_lanes(running, off, 0, i);
-      const __m512d h = _mm512_add_pd(hi, s0);  // TwoSum: a_hi + s0 == h + l exactly
+/// \brief The outputs of 8 consecutive prefixes from their slice sums `s[0..Levels)` (each the
+/// exact running slice sum, the part before the chunk `a_hi + a_lo` apart), AVX-512: what
+/// prefix_value and round_prefix_in_chunk write and test for each, 8 lanes at once.
+/// - float results, checked: against the chunk's bound, as the least distance of a prefix to
+///   its float midpoint and the least magnitude of a prefix (the vectors' minima, two
+///   instructions a vector besides the distance itself) against the bound and the smallest
+///   binade; the largest magnitude is the chunk bound's (below 2^127, or the chunk is not proved
+///   here: `proves`);
+/// - double results, checked: round_prefix's double-double prefix and tests (`less` as the sign
+///   of the difference);
+/// - exact_double, exact_pair (doubles): the prefix's double, or pair, rounded to F, -0 turned
+///   into +0; with `ZeroTest` a zero prefix (its sign unknown) fails the chunk, without it the
+///   loop has no such test.
+/// `failed()` is non-zero where an output was not proved.
+template <class F, int Levels, prefix_mode Mode, bool ZeroTest>
+struct prefix_outputs_avx512 {
+  static constexpr bool float_checked = Mode == prefix_mode::checked && sizeof(F) == 4;
+  __m512d hi;
+  __m512d lo;
+  __m512d least_distance;
+  __m512d least_magnitude;
+  __mmask8 failed_lanes = 0;
+
+  PARPRIM_TARGET_AVX512 prefix_outputs_avx512(double a_hi, double a_lo)
+      : hi(_mm512_set1_pd(a_hi)),
+        lo(_mm512_set1_pd(a_lo)),
+        least_distance(_mm512_set1_pd(0x1p1023)),
+        least_magnitude(_mm512_set1_pd(0x1p1023)) {}
+
+  /// \brief Whether the chunk bound `b` can prove outputs here at all (float results, checked).
+  static bool proves(const chunk_bound& b) { return !float_checked || b.largest < 0x1p127; }
+
+  /// \brief Outputs [0, 8) of `out` from their slice sums `s`.
+  [[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void put(F* out, const __m512d* s) {
+    if constexpr (Mode == prefix_mode::checked && sizeof(F) == 8) {
+      const __m512d h = _mm512_add_pd(hi, s[0]);  // TwoSum: a_hi + s0 == h + l exactly
       const __m512d hb = _mm512_sub_pd(h, hi);
       const __m512d l =
-          _mm512_add_pd(_mm512_sub_pd(hi, _mm512_sub_pd(h, hb)), _mm512_sub_pd(s0, hb));
+          _mm512_add_pd(_mm512_sub_pd(hi, _mm512_sub_pd(h, hb)), _mm512_sub_pd(s[0], hb));
       __m512d t = _mm512_add_pd(l, lo);
       __m512d magnitude = _mm512_add_pd(_mm512_abs_pd(l), _mm512_abs_pd(lo));
       for (int k = 1; k < Levels; ++k) {
-        const __m512d sk = slice_lanes(running, off, k, i);
-        t = _mm512_add_pd(t, sk);
-        magnitude = _mm512_add_pd(magnitude, _mm512_abs_pd(sk));
+        t = _mm512_add_pd(t, s[k]);
+        magnitude = _mm512_add_pd(magnitude, _mm512_abs_pd(s[k]));
       }
       const __m512d r = _mm512_add_pd(h, t);  // TwoSum: h + t == r + e exactly
       const __m512d rb = _mm512_sub_pd(r, h);
       const __m512d e = _mm512_add_pd(_mm512_sub_pd(h, _mm512_sub_pd(r, rb)), _mm512_sub_pd(t, rb));
-      const __m512d b = _mm512_and_pd(r, exponent_bits);
+      const __m512d b =
+          _mm512_and_pd(r, _mm512_castsi512_pd(_mm512_set1_epi64(0x7ff0000000000000ll)));
       const __m512d rest =
           _mm512_add_pd(_mm512_abs_pd(e), _mm512_mul_pd(_mm512_set1_pd(0x1p-50), magnitude));
-      _mm512_storeu_pd(out + i, r);
-      const __mmask8 half = less_lanes(rest, _mm512_mul_pd(b, below_half));
-      const __mmask8 quarter_place = less_lanes(rest, _mm512_mul_pd(b, below_quarter));
+      _mm512_storeu_pd(reinterpret_cast<double*>(out), r);
+      const __mmask8 half =
+          less_lanes(rest, _mm512_mul_pd(b, _mm512_set1_pd(0x1.fffffffffffffp-54)));
+      const __mmask8 quarter_place =
+          less_lanes(rest, _mm512_mul_pd(b, _mm512_set1_pd(0x1.fffffffffffffp-55)));
       const __mmask8 above_power_of_two = less_lanes(b, _mm512_abs_pd(r));
       const __mmask8 proved = half & (quarter_place | above_power_of_two);
-      failed = static_cast<__mmask8>(failed | ~proved | less_lanes(b, tiny) | less_lanes(huge, b));
+      failed_lanes =
+          static_cast<__mmask8>(failed_lanes | ~proved | less_lanes(b, _mm512_set1_pd(0x1p-960)) |
+                                less_lanes(_mm512_set1_pd(0x1p1022), b));
+      return;
     }
-    tail_failed |= prove_range<Levels, prefix_mode::checked, false>(c, i, end, running, offset,
-                                                                    a_hi, a_lo, nullptr, out, 0);
-  }
-  return tail_failed | static_cast<std::uint64_t>(failed);
-}
-
-/// \brief prove_outputs in the exact_double mode with AVX-512: every output is
-/// `a_hi + s_0 + ...` (exact) rounded to F, -0 turned into +0; non-zero where a prefix is zero
-/// and `zero_unknown` (its sign needs the flags).
-template <int Levels, class F>
-PARPRIM_TARGET_AVX512 std::uint64_t outputs_exact_double_avx512(std::size_t n, std::size_t quarter,
-                                                                const double (*running)[chunk],
-                                                                const double (*offset)[Levels],
-                                                                double a_hi, F* out,
-                                                                std::uint64_t zero_unknown) {
-  const __m512d hi = _mm512_set1_pd(a_hi);
-  const __m512d zero = _mm512_setzero_pd();
-  __mmask8 zeros = 0;
-  std::uint64_t tail_failed = 0;
-  for (std::size_t c = 0; c < scan_chains; ++c) {
-    const std::size_t end = quarter_end(c, quarter, n);
-    __m512d off[Levels];
-    quarter_offsets<Levels>(offset, c, off);
-    std::size_t i = c * quarter;
-    for (; i + 8 <= end; i += 8) {
-      const __m512d u = prefix_lanes<Levels>(hi, running, off, i);
-      zeros |= _mm512_cmp_pd_mask(u, zero, _CMP_EQ_OQ);
+    __m512d u;
+    if constexpr (Mode == prefix_mode::exact_pair) {
+      const __m512d h = _mm512_add_pd(hi, s[0]);
+      const __m512d hb = _mm512_sub_pd(h, hi);
+      __m512d t = _mm512_add_pd(
+          _mm512_add_pd(_mm512_sub_pd(hi, _mm512_sub_pd(h, hb)), _mm512_sub_pd(s[0], hb)), lo);
+      for (int l = 1; l < Levels; ++l) t = _mm512_add_pd(t, s[l]);
+      u = _mm512_add_pd(h, t);
+    } else {
+      u = _mm512_add_pd(hi, s[0]);
+      for (int l = 1; l < Levels; ++l) u = _mm512_add_pd(u, s[l]);
+    }
+    if constexpr (float_checked) {
+      constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+      _mm256_storeu_ps(reinterpret_cast<float*>(out), _mm512_maskz_cvtpd_ps(all_lanes, u));
+      const __m512d m =
+          _mm512_or_pd(_mm512_and_pd(u, _mm512_set1_pd(__builtin_bit_cast(double, ~low29))),
+                       _mm512_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28)));
+      least_distance =
+          _mm512_maskz_min_pd(all_lanes, least_distance, _mm512_abs_pd(_mm512_sub_pd(u, m)));
+      least_magnitude = _mm512_maskz_min_pd(all_lanes, least_magnitude, _mm512_abs_pd(u));
+    } else {
+      if constexpr (ZeroTest)
+        failed_lanes |= _mm512_cmp_pd_mask(u, _mm512_setzero_pd(), _CMP_EQ_OQ);
       if constexpr (sizeof(F) == 4)
-        _mm256_storeu_ps(reinterpret_cast<float*>(out + i),
+        _mm256_storeu_ps(reinterpret_cast<float*>(out),
                          _mm256_add_ps(_mm512_maskz_cvtpd_ps(all_lanes, u), _mm256_setzero_ps()));
       else
-        _mm512_storeu_pd(reinterpret_cast<double*>(out + i), _mm512_add_pd(u, zero));
+        _mm512_storeu_pd(reinterpret_cast<double*>(out), _mm512_add_pd(u, _mm512_setzero_pd()));
     }
-    tail_failed |= prove_range<Levels, prefix_mode::exact_double, false>(
-        c, i, end, running, offset, a_hi, 0.0, nullptr, out, zero_unknown);
   }
-  return tail_failed | ((zeros != 0 ? 1 : 0) & zero_unknown);
+
+  /// \brief Non-zero where an output was not proved (float results, checked: against `b`).
+  PARPRIM_TARGET_AVX512 std::uint64_t failed(const chunk_bound& b) const {
+    if constexpr (float_checked) {
+      const __mmask8 near = _mm512_cmp_pd_mask(least_distance, _mm512_set1_pd(b.bound), _CMP_LT_OQ);
+      const __mmask8 tiny =
+          _mm512_cmp_pd_mask(least_magnitude, _mm512_set1_pd(b.lowest), _CMP_LT_OQ);
+      return static_cast<std::uint64_t>(failed_lanes | near | tiny);
+    } else {
+      (void)b;
+      return failed_lanes;
+    }
+  }
+};
+
+/// \brief The inclusive prefix sums of a vector's 8 lanes: running_sums_avx512's shifted adds.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d lane_prefix_sums(__m512d q) {
+  const __m512i up_1 = _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0);
+  const __m512i up_2 = _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0);
+  const __m512i up_4 = _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0);
+  __m512d v = _mm512_add_pd(q, _mm512_maskz_permutexvar_pd(0xfe, up_1, q));
+  v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xfc, up_2, v));
+  return _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xf0, up_4, v));
+}
+
+/// \brief Lane 7 of `v` in every lane.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d last_lane_of(__m512d v) {
+  return _mm512_maskz_permutexvar_pd(all_lanes, _mm512_set1_epi64(7), v);
+}
+
+/// \brief 8 elements of `x` as doubles, split into `Levels` slices (running_slices' `step`).
+template <int Levels, class F>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void slice_lanes_of(const F* x,
+                                                                        const __m512d* sigma,
+                                                                        __m512d* q) {
+  __m512d r;
+  if constexpr (sizeof(F) == 4)
+    r = _mm512_maskz_cvtps_pd(all_lanes, _mm256_loadu_ps(reinterpret_cast<const float*>(x)));
+  else
+    r = _mm512_loadu_pd(reinterpret_cast<const double*>(x));
+  for (int l = 0; l + 1 < Levels; ++l) {
+    q[l] = _mm512_sub_pd(_mm512_add_pd(sigma[l], r), sigma[l]);
+    r = _mm512_sub_pd(r, q[l]);
+  }
+  q[Levels - 1] = r;
+}
+
+/// \brief scan_slices with AVX-512 in one pass: 16 elements a step, each vector's slices' prefix
+/// sums (lane_prefix_sums) plus the slices' sums of the elements before it. Every sum of slices of
+/// the chunk's elements is exact, so any grouping gives the same sums: each slice's running sum
+/// moves by the step's two vector totals added together, one dependent addition a step. Each output
+/// is then made and tested as the two passes make them (prefix_outputs_avx512: the same prefixes
+/// and roundings, so the same bits), without the running sums' store and load (a chunk's 8 or 16
+/// KiB through L1). Returns non-zero where an output is not proved (outputs then meaningless);
+/// `sums` receives the chunk's slice sums. `ZeroTest`: as prefix_outputs_avx512's (`zero_unknown`
+/// 1; without it, 0); `ahead`: as running_sums_avx512's.
+template <class F, int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest>
+PARPRIM_TARGET_AVX512 std::uint64_t scan_one_pass_avx512(const F* x, std::size_t n,
+                                                         const double* sigma_1, double a_hi,
+                                                         double a_lo, const chunk_bound& bound,
+                                                         F* out, double* sums, const char* ahead) {
+  using outputs_t = prefix_outputs_avx512<F, Levels, Mode, ZeroTest>;
+  if (!outputs_t::proves(bound)) return 1;
+  outputs_t outputs(a_hi, a_lo);
+  __m512d sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm512_set1_pd(sigma_1[l]);
+  __m512d before[Levels];  // each slice's sum of the elements before the step, every lane
+  for (int l = 0; l < Levels; ++l) before[l] = _mm512_setzero_pd();
+  std::size_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    if (ahead != nullptr)  // one line of floats, two of doubles
+      for (std::size_t b = 0; b < 16 * sizeof(F); b += 64)
+        __builtin_prefetch(ahead + i * sizeof(F) + b, 0, 2);
+    __m512d q0[Levels], q1[Levels], s0[Levels], s1[Levels];
+    slice_lanes_of<Levels>(x + i, sigma, q0);
+    slice_lanes_of<Levels>(x + i + 8, sigma, q1);
+    for (int l = 0; l < Levels; ++l) {
+      const __m512d v0 = lane_prefix_sums(q0[l]);
+      const __m512d v1 = lane_prefix_sums(q1[l]);
+      const __m512d t0 = last_lane_of(v0);
+      s0[l] = _mm512_add_pd(v0, before[l]);
+      s1[l] = _mm512_add_pd(v1, _mm512_add_pd(before[l], t0));
+      before[l] = _mm512_add_pd(before[l], _mm512_add_pd(t0, last_lane_of(v1)));
+      if constexpr (Exclusive) {
+        s0[l] = _mm512_sub_pd(s0[l], q0[l]);
+        s1[l] = _mm512_sub_pd(s1[l], q1[l]);
+      }
+    }
+    outputs.put(out + i, s0);
+    outputs.put(out + i + 8, s1);
+  }
+  // the last elements one by one, as prove_range's
+  double s[Levels];
+  for (int l = 0; l < Levels; ++l) s[l] = _mm512_cvtsd_f64(before[l]);
+  std::uint64_t tail_failed = 0;
+  for (; i < n; ++i) {
+    double p[Levels];
+    if constexpr (Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    double r = static_cast<double>(x[i]);
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = (sigma_1[l] + r) - sigma_1[l];
+      r -= q;
+      s[l] += q;
+    }
+    s[Levels - 1] += r;
+    if constexpr (!Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    if constexpr (outputs_t::float_checked)
+      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, p, bound, out[i]);
+    else
+      tail_failed |= prefix_value<Levels, Mode>(a_hi, a_lo, p, out[i], ZeroTest ? 1 : 0);
+  }
+  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
+  return tail_failed | outputs.failed(bound);
 }
 #endif
 
@@ -671,7 +737,7 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
   static_assert(!Survey || (Simd == simd_form::avx2 && sizeof(F) == 8),
                 "the one-pass survey is for doubles, with AVX2");
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
-  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
+  slice_splitters<Levels>(top, sigma);
   const std::size_t quarter = ((n + scan_chains - 1) / scan_chains + 3) / 4 * 4;
   double s[scan_chains][Levels] = {};
   const auto step = [&](std::size_t c, std::size_t i) {
@@ -719,18 +785,58 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
   return quarter;
 }
 
+#if PARPRIM_HOST_AVX2
+/// \brief scan_slices with AVX-512 (`ZeroTest`: `zero_unknown` is 1): one pass
+/// (scan_one_pass_avx512). Float results are proved against the chunk's bound where it can
+/// prove every prefix, else (it is loosest near zero) against each prefix's own bound from the
+/// running sums of two passes (running_slices).
+template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest, class F>
+PARPRIM_TARGET_AVX512 bool scan_slices_avx512(const F* x, std::size_t n, int top, double a_hi,
+                                              double a_lo, F* out, double* sums,
+                                              const char* ahead) {
+  constexpr bool float_checked = prefix_outputs_avx512<F, Levels, Mode, ZeroTest>::float_checked;
+  const chunk_bound bound =
+      float_checked ? float_chunk_bound<Levels>(a_hi, a_lo, top) : chunk_bound{};
+  double sigma[Levels > 1 ? Levels - 1 : 1] = {};
+  slice_splitters<Levels>(top, sigma);
+  if (scan_one_pass_avx512<F, Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, a_lo, bound,
+                                                                 out, sums, ahead) == 0)
+    return true;
+  if constexpr (!float_checked) {
+    return false;  // (as the two passes would: the same prefixes and tests)
+  } else {
+    double running[Levels][chunk];
+    double offset[scan_chains][Levels];
+    const std::size_t quarter = running_slices<Levels, Exclusive, simd_form::avx512>(
+        x, n, top, running, offset, sums, nullptr);
+    return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
+                                              0) == 0;
+  }
+}
+#endif
+
 /// \brief The chunk's scan on the fast path: false (outputs then meaningless) if a prefix
 /// could not be proved; else `sums` holds the chunk's slice sums. Two passes: the running slice
 /// sums, then every output from them (independent: vectorizes). Every sum of slices of the
 /// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
 /// the chunk (each a multiple of 4 elements long but the last) as independent dependency
-/// chains (with AVX2, 4 elements of each at a time: running_sums_avx2; with AVX-512, 8:
-/// running_sums_avx512), and the second adds to each running sum the (exact) total of the
-/// quarters before its own. `ahead`: as running_sums_avx2's.
+/// chains (with AVX2, 4 elements of each at a time: running_sums_avx2), and the second adds to
+/// each running sum the (exact) total of the quarters before its own. With AVX-512,
+/// scan_slices_avx512 (one pass). `ahead`: as running_sums_avx2's.
 template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
                                                std::uint64_t zero_unknown, const char* ahead) {
+#if PARPRIM_HOST_AVX2
+  if constexpr (Simd == simd_form::avx512) {
+    if constexpr (Mode != prefix_mode::checked)  // (the checked modes never read zero_unknown)
+      if (zero_unknown != 0)
+        return scan_slices_avx512<Levels, Exclusive, Mode, true>(x, n, top, a_hi, a_lo, out, sums,
+                                                                 ahead);
+    return scan_slices_avx512<Levels, Exclusive, Mode, false>(x, n, top, a_hi, a_lo, out, sums,
+                                                              ahead);
+  }
+#endif
   double running[Levels][chunk];
   double offset[scan_chains][Levels];
   const std::size_t quarter =
@@ -740,10 +846,7 @@ template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
   if constexpr (Mode == prefix_mode::checked && std::is_same_v<F, float>) {
     const chunk_bound bound = float_chunk_bound<Levels>(a_hi, a_lo, top);
 #if PARPRIM_HOST_AVX2
-    if constexpr (Simd == simd_form::avx512) {
-      if (prove_in_chunk_avx512<Levels>(n, quarter, running, offset, a_hi, bound, out) == 0)
-        return true;
-    } else if constexpr (Simd == simd_form::avx2) {
+    if constexpr (Simd == simd_form::avx2) {
       if (prove_in_chunk_avx2<Levels>(n, quarter, running, offset, a_hi, bound, out) == 0)
         return true;
     } else
@@ -753,12 +856,6 @@ template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
       return true;
   }
 #if PARPRIM_HOST_AVX2
-  if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::exact_double)
-    return outputs_exact_double_avx512<Levels>(n, quarter, running, offset, a_hi, out,
-                                               zero_unknown) == 0;
-  if constexpr (Simd == simd_form::avx512 && Mode == prefix_mode::checked &&
-                std::is_same_v<F, double>)
-    return prove_doubles_avx512<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0;
   if constexpr (Simd == simd_form::avx2 && Mode == prefix_mode::checked &&
                 std::is_same_v<F, double>)
     return prove_doubles_avx2<Levels>(n, quarter, running, offset, a_hi, a_lo, out) == 0;
@@ -794,9 +891,7 @@ PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, i
                                                      zero_unknown, ahead);
 }
 
-/// \brief `scan_fast` compiled for AVX-512: its own first pass and proofs (running_sums_avx512,
-/// prove_in_chunk_avx512, outputs_exact_double_avx512), the other modes' second pass as the
-/// compiler vectorizes it.
+/// \brief `scan_fast` compiled for AVX-512: scan_slices_avx512 (one pass).
 template <bool Exclusive, prefix_mode Mode, class F>
 PARPRIM_TARGET_AVX512 bool scan_fast_avx512(const F* x, std::size_t n, int levels, int top,
                                             double a_hi, double a_lo, F* out, double* sums,
