@@ -694,21 +694,38 @@ TEST(ExactChunkPasses, ChunkBoundProofRejectsWhatItCannotProve) {
 #endif
 }
 
-/// \brief The one-pass scan of float chunks of one slice (AVX-512), inclusive and exclusive,
-/// against the same tests element by element on each exact prefix: in the checked mode it
-/// rejects the chunk when any prefix lies nearer its float midpoint than the chunk's bound or
-/// below its smallest binade (or may reach 2^127), in the exact_double mode when a prefix is
-/// zero and its sign unknown; else it writes what the element-by-element tests write and
-/// returns the chunk's sum. Every position of the odd prefix (both vectors of a step and the
-/// last elements one by one).
+#if PARPRIM_HOST_AVX2
+/// \brief The one-pass scan of a float chunk of one slice, in the AVX-512 form (`wide`) or the
+/// AVX2 one.
+template <bool Exclusive, parprim::detail::exact::prefix_mode Mode, bool ZeroTest>
+std::uint64_t one_pass_float_scan(bool wide, const float* x, std::size_t n, double a_hi,
+                                  const parprim::detail::exact::chunk_bound& b, float* out,
+                                  double* sum) {
+  namespace ex = parprim::detail::exact;
+  return wide ? ex::scan_one_pass_avx512<float, 1, Exclusive, Mode, ZeroTest>(
+                    x, n, nullptr, a_hi, 0.0, b, out, sum, nullptr)
+              : ex::scan_floats_one_pass_avx2<1, Exclusive, Mode, ZeroTest>(x, n, nullptr, a_hi, b,
+                                                                            out, sum, nullptr);
+}
+#endif
+
+/// \brief The one-pass scans of float chunks of one slice (AVX2 and AVX-512, where the
+/// processor runs them), inclusive and exclusive, against the same tests element by element on
+/// each exact prefix: in the checked mode each rejects the chunk when any prefix lies nearer its
+/// float midpoint than the chunk's bound or below its smallest binade (or may reach 2^127), in
+/// the exact_double mode when a prefix is zero and its sign unknown; else it writes what the
+/// element-by-element tests write and returns the chunk's sum. Every position of the odd prefix
+/// (both vectors of a step and the last elements one by one).
 TEST(ExactChunkPasses, OnePassFloatScanRejectsWhatItCannotProve) {
   namespace ex = parprim::detail::exact;
-  if (!parprim::detail::avx512_supported())
-    GTEST_SKIP() << "this processor has no AVX-512 (or the AVX-512 passes are not compiled for "
-                    "it): the one-pass float scan does not run here; the other tests check the "
-                    "forms it does run";
+  if (!parprim::detail::avx2_supported())
+    GTEST_SKIP() << "this processor has no AVX2 (or the AVX2 passes are not compiled for it): "
+                    "the one-pass float scans do not run here; the other tests check the "
+                    "portable form";
 #if PARPRIM_HOST_AVX2
-  constexpr std::size_t n = 40;  // two steps of 16 and 8 elements one by one
+  // AVX-512: two steps of 16 and 13 elements one by one; AVX2: five steps of 8 and 5
+  constexpr std::size_t n = 45;
+  bool wide = false;  // the AVX-512 form (else the AVX2 one)
   const ex::chunk_bound bound{0x1p-30, 0x1p-3, 1.0};
   constexpr double a_hi = 0.25;  // the sum before the chunk (an exclusive scan's first output)
   float x[n];
@@ -729,25 +746,22 @@ TEST(ExactChunkPasses, OnePassFloatScanRejectsWhatItCannotProve) {
     float got[n], want[n];
     double sum = -1.0;
     std::uint64_t failed = 0;
+    using ex::prefix_mode;
     if (checked)
-      failed = exclusive
-                   ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::checked, false>(
-                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
-                   : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::checked, false>(
-                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+      failed = exclusive ? one_pass_float_scan<true, prefix_mode::checked, false>(wide, x, n, a_hi,
+                                                                                  b, got, &sum)
+                         : one_pass_float_scan<false, prefix_mode::checked, false>(wide, x, n, a_hi,
+                                                                                   b, got, &sum);
     else if (zero_test)
-      failed = exclusive
-                   ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::exact_double, true>(
-                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
-                   : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::exact_double, true>(
-                         x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+      failed = exclusive ? one_pass_float_scan<true, prefix_mode::exact_double, true>(
+                               wide, x, n, a_hi, b, got, &sum)
+                         : one_pass_float_scan<false, prefix_mode::exact_double, true>(
+                               wide, x, n, a_hi, b, got, &sum);
     else
-      failed =
-          exclusive
-              ? ex::scan_one_pass_avx512<float, 1, true, ex::prefix_mode::exact_double, false>(
-                    x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr)
-              : ex::scan_one_pass_avx512<float, 1, false, ex::prefix_mode::exact_double, false>(
-                    x, n, nullptr, a_hi, 0.0, b, got, &sum, nullptr);
+      failed = exclusive ? one_pass_float_scan<true, prefix_mode::exact_double, false>(
+                               wide, x, n, a_hi, b, got, &sum)
+                         : one_pass_float_scan<false, prefix_mode::exact_double, false>(
+                               wide, x, n, a_hi, b, got, &sum);
     std::uint64_t expected = checked && !(b.largest < 0x1p127) ? 1 : 0;
     double s = 0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -769,39 +783,43 @@ TEST(ExactChunkPasses, OnePassFloatScanRejectsWhatItCannotProve) {
     }
     return failed != 0;
   };
-  for (const bool exclusive : {false, true}) {
-    SCOPED_TRACE(exclusive ? "exclusive" : "inclusive");
-    bool same = false, expected = false;
-    reset();
-    EXPECT_FALSE(scan(exclusive, true, false, bound, same, expected)) << "checked, every prefix "
-                                                                         "proved";
-    EXPECT_FALSE(scan(exclusive, false, true, bound, same, expected)) << "exact, no zero prefix";
-    EXPECT_TRUE(
-        scan(exclusive, true, false, ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same, expected))
-        << "may reach 2^127";
-    for (std::size_t at = 0; at < n; ++at) {
-      SCOPED_TRACE("odd prefix at " + std::to_string(at));
-      const std::size_t moved = exclusive ? at + 1 : at;          // the output whose prefix moves
-      const double p = 0.75 + static_cast<double>(at) * 0x1p-20;  // the prefix at `at`, a_hi in
-      // (an exclusive scan's prefix at n is no output: nothing to reject there)
-      const bool seen = moved < n;
-      odd(at, static_cast<float>(0x1p-5 - p));  // exactly a float, below the smallest binade
-      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
-          << "a prefix below the smallest binade";
-      odd(at, static_cast<float>(-0x1p-4 - 0x1p-20 - p));
-      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
-          << "a negative prefix below the smallest binade";
-      odd(at, 0x1p-25f + 0x1p-40f);  // 2^-40 from the float midpoint
-      EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
-          << "a prefix within the bound of its midpoint";
-      odd(at, static_cast<float>(-p));  // a zero prefix
-      EXPECT_EQ(scan(exclusive, false, true, bound, same, expected), seen)
-          << "a zero prefix, its sign unknown";
-      EXPECT_FALSE(scan(exclusive, false, false, bound, same, expected))
-          << "a zero prefix, its sign known";
-      EXPECT_TRUE(same) << "a zero prefix, its sign known: outputs";
+  for (const bool form : {false, true})
+    for (const bool exclusive : {false, true}) {
+      if (form && !parprim::detail::avx512_supported()) continue;
+      wide = form;
+      SCOPED_TRACE(std::string(wide ? "AVX-512, " : "AVX2, ") +
+                   (exclusive ? "exclusive" : "inclusive"));
+      bool same = false, expected = false;
+      reset();
+      EXPECT_FALSE(scan(exclusive, true, false, bound, same, expected)) << "checked, every prefix "
+                                                                           "proved";
+      EXPECT_FALSE(scan(exclusive, false, true, bound, same, expected)) << "exact, no zero prefix";
+      EXPECT_TRUE(
+          scan(exclusive, true, false, ex::chunk_bound{0x1p-30, 0x1p-3, 0x1p127}, same, expected))
+          << "may reach 2^127";
+      for (std::size_t at = 0; at < n; ++at) {
+        SCOPED_TRACE("odd prefix at " + std::to_string(at));
+        const std::size_t moved = exclusive ? at + 1 : at;          // the output whose prefix moves
+        const double p = 0.75 + static_cast<double>(at) * 0x1p-20;  // the prefix at `at`, a_hi in
+        // (an exclusive scan's prefix at n is no output: nothing to reject there)
+        const bool seen = moved < n;
+        odd(at, static_cast<float>(0x1p-5 - p));  // exactly a float, below the smallest binade
+        EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+            << "a prefix below the smallest binade";
+        odd(at, static_cast<float>(-0x1p-4 - 0x1p-20 - p));
+        EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+            << "a negative prefix below the smallest binade";
+        odd(at, 0x1p-25f + 0x1p-40f);  // 2^-40 from the float midpoint
+        EXPECT_EQ(scan(exclusive, true, false, bound, same, expected), seen)
+            << "a prefix within the bound of its midpoint";
+        odd(at, static_cast<float>(-p));  // a zero prefix
+        EXPECT_EQ(scan(exclusive, false, true, bound, same, expected), seen)
+            << "a zero prefix, its sign unknown";
+        EXPECT_FALSE(scan(exclusive, false, false, bound, same, expected))
+            << "a zero prefix, its sign known";
+        EXPECT_TRUE(same) << "a zero prefix, its sign known: outputs";
+      }
     }
-  }
 #endif
 }
 

@@ -411,24 +411,75 @@ template <int Levels>
   return _mm256_movemask_pd(_mm256_sub_pd(a, b));
 }
 
-/// \brief prove_outputs for float results against the chunk's bound, written with AVX2 by
-/// hand: round_prefix_in_chunk's tests for the whole chunk at once, as the least distance of a
+/// \brief The outputs of 4 consecutive float prefixes from their slice sums `s[0..Levels)` (each
+/// the exact running slice sum, the part before the chunk `a_hi` apart), AVX2: in the checked
+/// mode round_prefix_in_chunk's tests for the whole chunk at once, as the least distance of a
 /// prefix to its float midpoint and the least magnitude of a prefix (the vectors' minima, two
 /// instructions a vector of 4 prefixes besides the distance itself), against the bound and the
 /// smallest binade; the largest magnitude is the chunk bound's (below 2^127, or the chunk is not
-/// proved here).
+/// proved here: `proves`). In the exact_double mode the prefix rounded to float, -0 turned into
+/// +0; with `ZeroTest` a zero prefix (its sign unknown) fails the chunk. `failed()` is non-zero
+/// where an output was not proved.
+template <int Levels, prefix_mode Mode, bool ZeroTest>
+struct float_outputs_avx2 {
+  static_assert(Mode == prefix_mode::exact_double || Mode == prefix_mode::checked);
+  __m256d hi;
+  __m256d least_distance;
+  __m256d least_magnitude;
+  int failed_lanes = 0;
+
+  PARPRIM_TARGET_AVX2 explicit float_outputs_avx2(double a_hi)
+      : hi(_mm256_set1_pd(a_hi)),
+        least_distance(_mm256_set1_pd(0x1p1023)),
+        least_magnitude(_mm256_set1_pd(0x1p1023)) {}
+
+  /// \brief Whether the chunk bound `b` can prove outputs here at all.
+  static bool proves(const chunk_bound& b) {
+    return Mode != prefix_mode::checked || b.largest < 0x1p127;
+  }
+
+  /// \brief Outputs [0, 4) of `out` from their slice sums `s`.
+  [[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline void put(float* out, const __m256d* s) {
+    __m256d u = _mm256_add_pd(hi, s[0]);
+    for (int l = 1; l < Levels; ++l) u = _mm256_add_pd(u, s[l]);
+    if constexpr (Mode == prefix_mode::checked) {
+      constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
+      _mm_storeu_ps(out, _mm256_cvtpd_ps(u));
+      const __m256d m =
+          _mm256_or_pd(_mm256_and_pd(u, _mm256_set1_pd(__builtin_bit_cast(double, ~low29))),
+                       _mm256_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28)));
+      least_distance = _mm256_min_pd(least_distance, magnitude_lanes(_mm256_sub_pd(u, m)));
+      least_magnitude = _mm256_min_pd(least_magnitude, magnitude_lanes(u));
+    } else {
+      if constexpr (ZeroTest)
+        failed_lanes |= _mm256_movemask_pd(_mm256_cmp_pd(u, _mm256_setzero_pd(), _CMP_EQ_OQ));
+      _mm_storeu_ps(out, _mm_add_ps(_mm256_cvtpd_ps(u), _mm_setzero_ps()));
+    }
+  }
+
+  /// \brief Non-zero where an output was not proved (checked: against `b`).
+  PARPRIM_TARGET_AVX2 std::uint64_t failed(const chunk_bound& b) const {
+    if constexpr (Mode == prefix_mode::checked) {
+      const __m256d near = _mm256_cmp_pd(least_distance, _mm256_set1_pd(b.bound), _CMP_LT_OQ);
+      const __m256d tiny = _mm256_cmp_pd(least_magnitude, _mm256_set1_pd(b.lowest), _CMP_LT_OQ);
+      return static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
+    } else {
+      (void)b;
+      return static_cast<std::uint64_t>(failed_lanes);
+    }
+  }
+};
+
+/// \brief prove_outputs for float results against the chunk's bound, written with AVX2 by
+/// hand (float_outputs_avx2, 4 prefixes a vector; each quarter's last ones element by element).
 template <int Levels>
 PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t quarter,
                                                       const double (*running)[chunk],
                                                       const double (*offset)[Levels], double a_hi,
                                                       const chunk_bound& b, float* out) {
-  if (!(b.largest < 0x1p127)) return 1;
-  constexpr std::uint64_t low29 = (std::uint64_t{1} << 29) - 1;
-  const __m256d hi = _mm256_set1_pd(a_hi);
-  const __m256d above_last_place = _mm256_set1_pd(__builtin_bit_cast(double, ~low29));
-  const __m256d midpoint_bit = _mm256_set1_pd(__builtin_bit_cast(double, std::uint64_t{1} << 28));
-  __m256d least_distance = _mm256_set1_pd(0x1p1023);
-  __m256d least_magnitude = least_distance;
+  using outputs_t = float_outputs_avx2<Levels, prefix_mode::checked, false>;
+  if (!outputs_t::proves(b)) return 1;
+  outputs_t outputs(a_hi);
   std::uint64_t tail_failed = 0;
   for (std::size_t c = 0; c < scan_chains; ++c) {
     const std::size_t end = quarter_end(c, quarter, n);
@@ -436,19 +487,98 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
     quarter_offsets<Levels>(offset, c, off);
     std::size_t i = c * quarter;
     for (; i + 4 <= end; i += 4) {
-      __m256d u = _mm256_add_pd(hi, slice_lanes(running, off, 0, i));
-      for (int l = 1; l < Levels; ++l) u = _mm256_add_pd(u, slice_lanes(running, off, l, i));
-      _mm_storeu_ps(out + i, _mm256_cvtpd_ps(u));
-      const __m256d m = _mm256_or_pd(_mm256_and_pd(u, above_last_place), midpoint_bit);
-      least_distance = _mm256_min_pd(least_distance, magnitude_lanes(_mm256_sub_pd(u, m)));
-      least_magnitude = _mm256_min_pd(least_magnitude, magnitude_lanes(u));
+      __m256d sums[Levels];
+      for (int l = 0; l < Levels; ++l) sums[l] = slice_lanes(running, off, l, i);
+      outputs.put(out + i, sums);
     }
     tail_failed |= prove_range<Levels, prefix_mode::checked, true>(c, i, end, running, offset, a_hi,
                                                                    0.0, &b, out, 0);
   }
-  const __m256d near = _mm256_cmp_pd(least_distance, _mm256_set1_pd(b.bound), _CMP_LT_OQ);
-  const __m256d tiny = _mm256_cmp_pd(least_magnitude, _mm256_set1_pd(b.lowest), _CMP_LT_OQ);
-  return tail_failed | static_cast<std::uint64_t>(_mm256_movemask_pd(_mm256_or_pd(near, tiny)));
+  return tail_failed | outputs.failed(b);
+}
+
+/// \brief The inclusive prefix sums of a vector's 4 lanes (running_sums_avx2's shifted adds).
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d lane_prefix_sums(__m256d q) {
+  __m256d v = _mm256_add_pd(q, _mm256_unpacklo_pd(_mm256_setzero_pd(), q));
+  return _mm256_add_pd(v, _mm256_permute2f128_pd(_mm256_permute_pd(v, 0xf), v, 0x08));
+}
+
+/// \brief 4 floats of `x` as doubles, split into `Levels` slices (running_slices' `step`).
+template <int Levels>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline void slice_lanes_of(const float* x,
+                                                                      const __m256d* sigma,
+                                                                      __m256d* q) {
+  __m256d r = _mm256_cvtps_pd(_mm_loadu_ps(x));
+  for (int l = 0; l + 1 < Levels; ++l) {
+    q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
+    r = _mm256_sub_pd(r, q[l]);
+  }
+  q[Levels - 1] = r;
+}
+
+/// \brief scan_slices for float results with AVX2 in one pass (as scan_one_pass_avx512: 8
+/// elements a step, each vector's slices' prefix sums plus the slices' sums of the elements
+/// before it, the running sums moved by the step's two vector totals added together, each
+/// output made and tested at once by float_outputs_avx2). Returns non-zero where an output is
+/// not proved (outputs then meaningless); `sums` receives the chunk's slice sums.
+template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest>
+PARPRIM_TARGET_AVX2 std::uint64_t scan_floats_one_pass_avx2(const float* x, std::size_t n,
+                                                            const double* sigma_1, double a_hi,
+                                                            const chunk_bound& bound, float* out,
+                                                            double* sums, const char* ahead) {
+  using outputs_t = float_outputs_avx2<Levels, Mode, ZeroTest>;
+  if (!outputs_t::proves(bound)) return 1;
+  outputs_t outputs(a_hi);
+  __m256d sigma[Levels > 1 ? Levels - 1 : 1];
+  for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm256_set1_pd(sigma_1[l]);
+  __m256d before[Levels];  // each slice's sum of the elements before the step, every lane
+  for (int l = 0; l < Levels; ++l) before[l] = _mm256_setzero_pd();
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    if (ahead != nullptr && i % 16 == 0)
+      __builtin_prefetch(ahead + i * sizeof(float), 0, 2);  // one line every other step
+    __m256d q0[Levels], q1[Levels], s0[Levels], s1[Levels];
+    slice_lanes_of<Levels>(x + i, sigma, q0);
+    slice_lanes_of<Levels>(x + i + 4, sigma, q1);
+    for (int l = 0; l < Levels; ++l) {
+      const __m256d v0 = lane_prefix_sums(q0[l]);
+      const __m256d v1 = lane_prefix_sums(q1[l]);
+      const __m256d t0 = _mm256_permute4x64_pd(v0, 0xff);
+      s0[l] = _mm256_add_pd(v0, before[l]);
+      s1[l] = _mm256_add_pd(v1, _mm256_add_pd(before[l], t0));
+      before[l] = _mm256_add_pd(before[l], _mm256_add_pd(t0, _mm256_permute4x64_pd(v1, 0xff)));
+      if constexpr (Exclusive) {
+        s0[l] = _mm256_sub_pd(s0[l], q0[l]);
+        s1[l] = _mm256_sub_pd(s1[l], q1[l]);
+      }
+    }
+    outputs.put(out + i, s0);
+    outputs.put(out + i + 4, s1);
+  }
+  // the last elements one by one, as prove_range's
+  double s[Levels];
+  for (int l = 0; l < Levels; ++l) s[l] = _mm256_cvtsd_f64(before[l]);
+  std::uint64_t tail_failed = 0;
+  for (; i < n; ++i) {
+    double p[Levels];
+    if constexpr (Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    double r = static_cast<double>(x[i]);
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = (sigma_1[l] + r) - sigma_1[l];
+      r -= q;
+      s[l] += q;
+    }
+    s[Levels - 1] += r;
+    if constexpr (!Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    if constexpr (Mode == prefix_mode::checked)
+      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, p, bound, out[i]);
+    else
+      tail_failed |= prefix_value<Levels, Mode>(a_hi, 0.0, p, out[i], ZeroTest ? 1 : 0);
+  }
+  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
+  return tail_failed | outputs.failed(bound);
 }
 
 /// \brief prove_outputs for double results in the checked mode with AVX2: round_prefix's
@@ -786,6 +916,33 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
 }
 
 #if PARPRIM_HOST_AVX2
+/// \brief scan_slices for float results with AVX2 (`ZeroTest`: `zero_unknown` is 1): one pass
+/// (scan_floats_one_pass_avx2). Checked outputs are proved against the chunk's bound where it
+/// can prove every prefix, else (it is loosest near zero) against each prefix's own bound from
+/// the running sums of two passes (running_slices).
+template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest>
+PARPRIM_TARGET_AVX2 bool scan_float_slices_avx2(const float* x, std::size_t n, int top, double a_hi,
+                                                double a_lo, float* out, double* sums,
+                                                const char* ahead) {
+  constexpr bool checked = Mode == prefix_mode::checked;
+  const chunk_bound bound = checked ? float_chunk_bound<Levels>(a_hi, a_lo, top) : chunk_bound{};
+  double sigma[Levels > 1 ? Levels - 1 : 1] = {};
+  slice_splitters<Levels>(top, sigma);
+  if (scan_floats_one_pass_avx2<Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, bound, out,
+                                                                   sums, ahead) == 0)
+    return true;
+  if constexpr (!checked) {
+    return false;  // (as the two passes would: the same prefixes and tests)
+  } else {
+    double running[Levels][chunk];
+    double offset[scan_chains][Levels];
+    const std::size_t quarter = running_slices<Levels, Exclusive, simd_form::avx2>(
+        x, n, top, running, offset, sums, nullptr);
+    return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
+                                              0) == 0;
+  }
+}
+
 /// \brief scan_slices with AVX-512 (`ZeroTest`: `zero_unknown` is 1): one pass
 /// (scan_one_pass_avx512). Float results are proved against the chunk's bound where it can
 /// prove every prefix, else (it is loosest near zero) against each prefix's own bound from the
@@ -835,6 +992,14 @@ template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
                                                                  ahead);
     return scan_slices_avx512<Levels, Exclusive, Mode, false>(x, n, top, a_hi, a_lo, out, sums,
                                                               ahead);
+  }
+  if constexpr (Simd == simd_form::avx2 && std::is_same_v<F, float>) {
+    if constexpr (Mode == prefix_mode::exact_double)
+      if (zero_unknown != 0)
+        return scan_float_slices_avx2<Levels, Exclusive, Mode, true>(x, n, top, a_hi, a_lo, out,
+                                                                     sums, ahead);
+    return scan_float_slices_avx2<Levels, Exclusive, Mode, false>(x, n, top, a_hi, a_lo, out, sums,
+                                                                  ahead);
   }
 #endif
   double running[Levels][chunk];
