@@ -411,6 +411,39 @@ template <int Levels>
   return _mm256_movemask_pd(_mm256_sub_pd(a, b));
 }
 
+/// \brief The last elements [i, n) of a one-pass chunk scan one by one, as prove_range's:
+/// `s[0..Levels)` holds each slice's sum of the elements before i and ends holding the chunk's;
+/// float results in the checked mode (`ChunkBound`) are proved against the chunk's `bound`,
+/// other outputs by prefix_value (`zero_unknown` as there). Returns non-zero where an output is
+/// not proved.
+template <int Levels, bool Exclusive, prefix_mode Mode, bool ChunkBound, class F>
+[[gnu::always_inline]] inline std::uint64_t scan_last_elements(const F* x, std::size_t i,
+                                                               std::size_t n, const double* sigma_1,
+                                                               double* s, double a_hi, double a_lo,
+                                                               const chunk_bound& bound, F* out,
+                                                               std::uint64_t zero_unknown) {
+  std::uint64_t failed = 0;
+  for (; i < n; ++i) {
+    double p[Levels];
+    if constexpr (Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    double r = static_cast<double>(x[i]);
+    for (int l = 0; l + 1 < Levels; ++l) {
+      const double q = (sigma_1[l] + r) - sigma_1[l];
+      r -= q;
+      s[l] += q;
+    }
+    s[Levels - 1] += r;
+    if constexpr (!Exclusive)
+      for (int l = 0; l < Levels; ++l) p[l] = s[l];
+    if constexpr (ChunkBound)
+      failed |= round_prefix_in_chunk<Levels>(a_hi, p, bound, out[i]);
+    else
+      failed |= prefix_value<Levels, Mode>(a_hi, a_lo, p, out[i], zero_unknown);
+  }
+  return failed;
+}
+
 /// \brief The outputs of 4 consecutive float prefixes from their slice sums `s[0..Levels)` (each
 /// the exact running slice sum, the part before the chunk `a_hi` apart), AVX2: in the checked
 /// mode round_prefix_in_chunk's tests for the whole chunk at once, as the least distance of a
@@ -555,29 +588,10 @@ PARPRIM_TARGET_AVX2 std::uint64_t scan_floats_one_pass_avx2(const float* x, std:
     outputs.put(out + i, s0);
     outputs.put(out + i + 4, s1);
   }
-  // the last elements one by one, as prove_range's
-  double s[Levels];
-  for (int l = 0; l < Levels; ++l) s[l] = _mm256_cvtsd_f64(before[l]);
-  std::uint64_t tail_failed = 0;
-  for (; i < n; ++i) {
-    double p[Levels];
-    if constexpr (Exclusive)
-      for (int l = 0; l < Levels; ++l) p[l] = s[l];
-    double r = static_cast<double>(x[i]);
-    for (int l = 0; l + 1 < Levels; ++l) {
-      const double q = (sigma_1[l] + r) - sigma_1[l];
-      r -= q;
-      s[l] += q;
-    }
-    s[Levels - 1] += r;
-    if constexpr (!Exclusive)
-      for (int l = 0; l < Levels; ++l) p[l] = s[l];
-    if constexpr (Mode == prefix_mode::checked)
-      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, p, bound, out[i]);
-    else
-      tail_failed |= prefix_value<Levels, Mode>(a_hi, 0.0, p, out[i], ZeroTest ? 1 : 0);
-  }
-  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
+  for (int l = 0; l < Levels; ++l) sums[l] = _mm256_cvtsd_f64(before[l]);
+  const std::uint64_t tail_failed =
+      scan_last_elements<Levels, Exclusive, Mode, Mode == prefix_mode::checked>(
+          x, i, n, sigma_1, sums, a_hi, 0.0, bound, out, ZeroTest ? 1 : 0);
   return tail_failed | outputs.failed(bound);
 }
 
@@ -826,29 +840,10 @@ PARPRIM_TARGET_AVX512 std::uint64_t scan_one_pass_avx512(const F* x, std::size_t
     outputs.put(out + i, s0);
     outputs.put(out + i + 8, s1);
   }
-  // the last elements one by one, as prove_range's
-  double s[Levels];
-  for (int l = 0; l < Levels; ++l) s[l] = _mm512_cvtsd_f64(before[l]);
-  std::uint64_t tail_failed = 0;
-  for (; i < n; ++i) {
-    double p[Levels];
-    if constexpr (Exclusive)
-      for (int l = 0; l < Levels; ++l) p[l] = s[l];
-    double r = static_cast<double>(x[i]);
-    for (int l = 0; l + 1 < Levels; ++l) {
-      const double q = (sigma_1[l] + r) - sigma_1[l];
-      r -= q;
-      s[l] += q;
-    }
-    s[Levels - 1] += r;
-    if constexpr (!Exclusive)
-      for (int l = 0; l < Levels; ++l) p[l] = s[l];
-    if constexpr (outputs_t::float_checked)
-      tail_failed |= round_prefix_in_chunk<Levels>(a_hi, p, bound, out[i]);
-    else
-      tail_failed |= prefix_value<Levels, Mode>(a_hi, a_lo, p, out[i], ZeroTest ? 1 : 0);
-  }
-  for (int l = 0; l < Levels; ++l) sums[l] = s[l];
+  for (int l = 0; l < Levels; ++l) sums[l] = _mm512_cvtsd_f64(before[l]);
+  const std::uint64_t tail_failed =
+      scan_last_elements<Levels, Exclusive, Mode, outputs_t::float_checked>(
+          x, i, n, sigma_1, sums, a_hi, a_lo, bound, out, ZeroTest ? 1 : 0);
   return tail_failed | outputs.failed(bound);
 }
 #endif
