@@ -66,6 +66,17 @@ PARPRIM_HOST_DEVICE void slice_splitters(int top, double* sigma) {
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = 1.5 * pow2(top - l * slice_bits + 9);
 }
 
+/// \brief Adds each of `Levels` slices of `r` (splitters `sigma`, slice_splitters) to `s[l]`.
+template <int Levels>
+PARPRIM_HOST_DEVICE inline void add_slices(double r, const double* sigma, double* s) {
+  for (int l = 0; l + 1 < Levels; ++l) {
+    const double q = (sigma[l] + r) - sigma[l];
+    r -= q;
+    s[l] += q;
+  }
+  s[Levels - 1] += r;
+}
+
 /// \brief The exact sum of each slice of `x[0..n)` (n <= chunk) into `sums[0..Levels)`.
 template <int Levels, class F>
 void slice_sums(const F* x, std::size_t n, int top, double* sums) {

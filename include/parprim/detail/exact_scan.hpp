@@ -198,6 +198,31 @@ PARPRIM_HOST_DEVICE std::uint64_t prefix_value(double a_hi, double a_lo, const d
 inline constexpr std::size_t scan_chains = 4;
 
 #if PARPRIM_HOST_AVX2
+/// \brief The inclusive prefix sums of a vector's 4 lanes: [a b c d] -> [a a+b c c+d] (in-lane:
+/// [0 a 0 c] added) -> [a a+b a+b+c a+b+c+d] (a+b into both halves' places in-lane, then the
+/// low half into the high: one lane-crossing shuffle).
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d lane_prefix_sums(__m256d q) {
+  const __m256d v = _mm256_add_pd(q, _mm256_unpacklo_pd(_mm256_setzero_pd(), q));
+  return _mm256_add_pd(v, _mm256_permute2f128_pd(_mm256_permute_pd(v, 0xf), v, 0x08));
+}
+
+/// \brief Lane 3 of `v` in every lane.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d last_lane_of(__m256d v) {
+  return _mm256_permute4x64_pd(v, 0xff);
+}
+
+/// \brief The elements `r` split into `Levels` slices `q` (splitters `sigma`, running_slices'
+/// `step` 4 lanes at once).
+template <int Levels>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline void split_slices(__m256d r, const __m256d* sigma,
+                                                                    __m256d* q) {
+  for (int l = 0; l + 1 < Levels; ++l) {
+    q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
+    r = _mm256_sub_pd(r, q[l]);
+  }
+  q[Levels - 1] = r;
+}
+
 /// \brief The first pass of scan_slices with AVX2, as far as every quarter of the chunk has 4
 /// more elements: 4 consecutive elements of a quarter a vector, sliced, each slice's prefix
 /// sum within the vector (two shifted adds) plus the quarter's running total, the 4 quarters
@@ -248,20 +273,11 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
         }
       }
       __m256d q[Levels];
-      for (int l = 0; l + 1 < Levels; ++l) {
-        q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
-        r = _mm256_sub_pd(r, q[l]);
-      }
-      q[Levels - 1] = r;
+      split_slices<Levels>(r, sigma, q);
       for (int l = 0; l < Levels; ++l) {
-        // [a b c d] -> [a a+b c c+d] (in-lane: [0 a 0 c] added) -> [a a+b a+b+c a+b+c+d] (a+b
-        // into both halves' places in-lane, then the low half into the high: one lane-crossing
-        // shuffle), then the running total
-        __m256d v = _mm256_add_pd(q[l], _mm256_unpacklo_pd(zero, q[l]));
-        v = _mm256_add_pd(v, _mm256_permute2f128_pd(_mm256_permute_pd(v, 0xf), v, 0x08));
-        v = _mm256_add_pd(v, carry[c][l]);
+        const __m256d v = _mm256_add_pd(lane_prefix_sums(q[l]), carry[c][l]);
         _mm256_storeu_pd(running[l] + k, Exclusive ? _mm256_sub_pd(v, q[l]) : v);
-        carry[c][l] = _mm256_permute4x64_pd(v, 0xff);
+        carry[c][l] = last_lane_of(v);
       }
     }
   }
@@ -277,6 +293,40 @@ PARPRIM_TARGET_AVX2 std::size_t running_sums_avx2(const F* x, std::size_t n, std
 /// instructions.
 inline constexpr unsigned char all_lanes = 0xff;
 
+/// \brief The inclusive prefix sums of a vector's 8 lanes: three shifted adds (lanes moved up
+/// by 1, 2 and 4, zeros shifted in).
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d lane_prefix_sums(__m512d q) {
+  const __m512i up_1 = _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0);
+  const __m512i up_2 = _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0);
+  const __m512i up_4 = _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0);
+  __m512d v = _mm512_add_pd(q, _mm512_maskz_permutexvar_pd(0xfe, up_1, q));
+  v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xfc, up_2, v));
+  return _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xf0, up_4, v));
+}
+
+/// \brief Lane 7 of `v` in every lane.
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d last_lane_of(__m512d v) {
+  return _mm512_maskz_permutexvar_pd(all_lanes, _mm512_set1_epi64(7), v);
+}
+
+/// \brief 8 elements of `x` as doubles, split into `Levels` slices `q` (splitters `sigma`,
+/// running_slices' `step` 8 lanes at once).
+template <int Levels, class F>
+[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void slice_lanes_of(const F* x,
+                                                                        const __m512d* sigma,
+                                                                        __m512d* q) {
+  __m512d r;
+  if constexpr (sizeof(F) == 4)
+    r = _mm512_maskz_cvtps_pd(all_lanes, _mm256_loadu_ps(reinterpret_cast<const float*>(x)));
+  else
+    r = _mm512_loadu_pd(reinterpret_cast<const double*>(x));
+  for (int l = 0; l + 1 < Levels; ++l) {
+    q[l] = _mm512_sub_pd(_mm512_add_pd(sigma[l], r), sigma[l]);
+    r = _mm512_sub_pd(r, q[l]);
+  }
+  q[Levels - 1] = r;
+}
+
 /// \brief running_sums_avx2's pass with AVX-512, 8 consecutive elements of a quarter a vector
 /// (no survey): each slice's prefix sum within the vector by three shifted adds (lanes moved up
 /// by 1, 2 and 4, zeros shifted in), plus the quarter's running total (the vector's last lane,
@@ -288,10 +338,6 @@ PARPRIM_TARGET_AVX512 std::size_t running_sums_avx512(const F* x, std::size_t n,
                                                       double (*running)[chunk], double (*s)[Levels],
                                                       const char* ahead) {
   const __m512d zero = _mm512_setzero_pd();
-  const __m512i up_1 = _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0);
-  const __m512i up_2 = _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0);
-  const __m512i up_4 = _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0);
-  const __m512i last_lane = _mm512_set1_epi64(7);
   __m512d sigma[Levels > 1 ? Levels - 1 : 1];
   for (int l = 0; l + 1 < Levels; ++l) sigma[l] = _mm512_set1_pd(sigma_1[l]);
   __m512d carry[scan_chains][Levels];
@@ -305,25 +351,12 @@ PARPRIM_TARGET_AVX512 std::size_t running_sums_avx512(const F* x, std::size_t n,
         __builtin_prefetch(ahead + i * 4 * sizeof(F) + b, 0, 2);
     for (std::size_t c = 0; c < scan_chains; ++c) {
       const std::size_t k = c * quarter + i;
-      __m512d r;
-      if constexpr (sizeof(F) == 4)
-        r = _mm512_maskz_cvtps_pd(all_lanes,
-                                  _mm256_loadu_ps(reinterpret_cast<const float*>(x + k)));
-      else
-        r = _mm512_loadu_pd(reinterpret_cast<const double*>(x + k));
       __m512d q[Levels];
-      for (int l = 0; l + 1 < Levels; ++l) {
-        q[l] = _mm512_sub_pd(_mm512_add_pd(sigma[l], r), sigma[l]);
-        r = _mm512_sub_pd(r, q[l]);
-      }
-      q[Levels - 1] = r;
+      slice_lanes_of<Levels>(x + k, sigma, q);
       for (int l = 0; l < Levels; ++l) {
-        __m512d v = _mm512_add_pd(q[l], _mm512_maskz_permutexvar_pd(0xfe, up_1, q[l]));
-        v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xfc, up_2, v));
-        v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xf0, up_4, v));
-        v = _mm512_add_pd(v, carry[c][l]);
+        const __m512d v = _mm512_add_pd(lane_prefix_sums(q[l]), carry[c][l]);
         _mm512_storeu_pd(running[l] + k, Exclusive ? _mm512_sub_pd(v, q[l]) : v);
-        carry[c][l] = _mm512_maskz_permutexvar_pd(all_lanes, last_lane, v);
+        carry[c][l] = last_lane_of(v);
       }
     }
   }
@@ -427,13 +460,7 @@ template <int Levels, bool Exclusive, prefix_mode Mode, bool ChunkBound, class F
     double p[Levels];
     if constexpr (Exclusive)
       for (int l = 0; l < Levels; ++l) p[l] = s[l];
-    double r = static_cast<double>(x[i]);
-    for (int l = 0; l + 1 < Levels; ++l) {
-      const double q = (sigma_1[l] + r) - sigma_1[l];
-      r -= q;
-      s[l] += q;
-    }
-    s[Levels - 1] += r;
+    add_slices<Levels>(static_cast<double>(x[i]), sigma_1, s);
     if constexpr (!Exclusive)
       for (int l = 0; l < Levels; ++l) p[l] = s[l];
     if constexpr (ChunkBound)
@@ -530,25 +557,6 @@ PARPRIM_TARGET_AVX2 std::uint64_t prove_in_chunk_avx2(std::size_t n, std::size_t
   return tail_failed | outputs.failed(b);
 }
 
-/// \brief The inclusive prefix sums of a vector's 4 lanes (running_sums_avx2's shifted adds).
-[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline __m256d lane_prefix_sums(__m256d q) {
-  __m256d v = _mm256_add_pd(q, _mm256_unpacklo_pd(_mm256_setzero_pd(), q));
-  return _mm256_add_pd(v, _mm256_permute2f128_pd(_mm256_permute_pd(v, 0xf), v, 0x08));
-}
-
-/// \brief 4 floats of `x` as doubles, split into `Levels` slices (running_slices' `step`).
-template <int Levels>
-[[gnu::always_inline]] PARPRIM_TARGET_AVX2 inline void slice_lanes_of(const float* x,
-                                                                      const __m256d* sigma,
-                                                                      __m256d* q) {
-  __m256d r = _mm256_cvtps_pd(_mm_loadu_ps(x));
-  for (int l = 0; l + 1 < Levels; ++l) {
-    q[l] = _mm256_sub_pd(_mm256_add_pd(sigma[l], r), sigma[l]);
-    r = _mm256_sub_pd(r, q[l]);
-  }
-  q[Levels - 1] = r;
-}
-
 /// \brief scan_slices for float results with AVX2 in one pass (as scan_one_pass_avx512: 8
 /// elements a step, each vector's slices' prefix sums plus the slices' sums of the elements
 /// before it, the running sums moved by the step's two vector totals added together, each
@@ -571,15 +579,15 @@ PARPRIM_TARGET_AVX2 std::uint64_t scan_floats_one_pass_avx2(const float* x, std:
     if (ahead != nullptr && i % 16 == 0)
       __builtin_prefetch(ahead + i * sizeof(float), 0, 2);  // one line every other step
     __m256d q0[Levels], q1[Levels], s0[Levels], s1[Levels];
-    slice_lanes_of<Levels>(x + i, sigma, q0);
-    slice_lanes_of<Levels>(x + i + 4, sigma, q1);
+    split_slices<Levels>(_mm256_cvtps_pd(_mm_loadu_ps(x + i)), sigma, q0);
+    split_slices<Levels>(_mm256_cvtps_pd(_mm_loadu_ps(x + i + 4)), sigma, q1);
     for (int l = 0; l < Levels; ++l) {
       const __m256d v0 = lane_prefix_sums(q0[l]);
       const __m256d v1 = lane_prefix_sums(q1[l]);
-      const __m256d t0 = _mm256_permute4x64_pd(v0, 0xff);
+      const __m256d t0 = last_lane_of(v0);
       s0[l] = _mm256_add_pd(v0, before[l]);
       s1[l] = _mm256_add_pd(v1, _mm256_add_pd(before[l], t0));
-      before[l] = _mm256_add_pd(before[l], _mm256_add_pd(t0, _mm256_permute4x64_pd(v1, 0xff)));
+      before[l] = _mm256_add_pd(before[l], _mm256_add_pd(t0, last_lane_of(v1)));
       if constexpr (Exclusive) {
         s0[l] = _mm256_sub_pd(s0[l], q0[l]);
         s1[l] = _mm256_sub_pd(s1[l], q1[l]);
@@ -764,38 +772,6 @@ struct prefix_outputs_avx512 {
   }
 };
 
-/// \brief The inclusive prefix sums of a vector's 8 lanes: running_sums_avx512's shifted adds.
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d lane_prefix_sums(__m512d q) {
-  const __m512i up_1 = _mm512_set_epi64(6, 5, 4, 3, 2, 1, 0, 0);
-  const __m512i up_2 = _mm512_set_epi64(5, 4, 3, 2, 1, 0, 0, 0);
-  const __m512i up_4 = _mm512_set_epi64(3, 2, 1, 0, 0, 0, 0, 0);
-  __m512d v = _mm512_add_pd(q, _mm512_maskz_permutexvar_pd(0xfe, up_1, q));
-  v = _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xfc, up_2, v));
-  return _mm512_add_pd(v, _mm512_maskz_permutexvar_pd(0xf0, up_4, v));
-}
-
-/// \brief Lane 7 of `v` in every lane.
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline __m512d last_lane_of(__m512d v) {
-  return _mm512_maskz_permutexvar_pd(all_lanes, _mm512_set1_epi64(7), v);
-}
-
-/// \brief 8 elements of `x` as doubles, split into `Levels` slices (running_slices' `step`).
-template <int Levels, class F>
-[[gnu::always_inline]] PARPRIM_TARGET_AVX512 inline void slice_lanes_of(const F* x,
-                                                                        const __m512d* sigma,
-                                                                        __m512d* q) {
-  __m512d r;
-  if constexpr (sizeof(F) == 4)
-    r = _mm512_maskz_cvtps_pd(all_lanes, _mm256_loadu_ps(reinterpret_cast<const float*>(x)));
-  else
-    r = _mm512_loadu_pd(reinterpret_cast<const double*>(x));
-  for (int l = 0; l + 1 < Levels; ++l) {
-    q[l] = _mm512_sub_pd(_mm512_add_pd(sigma[l], r), sigma[l]);
-    r = _mm512_sub_pd(r, q[l]);
-  }
-  q[Levels - 1] = r;
-}
-
 /// \brief scan_slices with AVX-512 in one pass: 16 elements a step, each vector's slices' prefix
 /// sums (lane_prefix_sums) plus the slices' sums of the elements before it. Every sum of slices of
 /// the chunk's elements is exact, so any grouping gives the same sums: each slice's running sum
@@ -868,13 +844,7 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
   const auto step = [&](std::size_t c, std::size_t i) {
     if constexpr (Exclusive)
       for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
-    double r = static_cast<double>(x[i]);
-    for (int l = 0; l + 1 < Levels; ++l) {
-      const double q = (sigma[l] + r) - sigma[l];
-      r -= q;
-      s[c][l] += q;
-    }
-    s[c][Levels - 1] += r;
+    add_slices<Levels>(static_cast<double>(x[i]), sigma, s[c]);
     if constexpr (!Exclusive)
       for (int l = 0; l < Levels; ++l) running[l][i] = s[c][l];
   };
@@ -911,56 +881,35 @@ template <int Levels, bool Exclusive, simd_form Simd, bool Survey = false, class
 }
 
 #if PARPRIM_HOST_AVX2
-/// \brief scan_slices for float results with AVX2 (`ZeroTest`: `zero_unknown` is 1): one pass
-/// (scan_floats_one_pass_avx2). Checked outputs are proved against the chunk's bound where it
-/// can prove every prefix, else (it is loosest near zero) against each prefix's own bound from
-/// the running sums of two passes (running_slices).
-template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest>
-PARPRIM_TARGET_AVX2 bool scan_float_slices_avx2(const float* x, std::size_t n, int top, double a_hi,
-                                                double a_lo, float* out, double* sums,
-                                                const char* ahead) {
-  constexpr bool checked = Mode == prefix_mode::checked;
-  const chunk_bound bound = checked ? float_chunk_bound<Levels>(a_hi, a_lo, top) : chunk_bound{};
-  double sigma[Levels > 1 ? Levels - 1 : 1] = {};
-  slice_splitters<Levels>(top, sigma);
-  if (scan_floats_one_pass_avx2<Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, bound, out,
-                                                                   sums, ahead) == 0)
-    return true;
-  if constexpr (!checked) {
-    return false;  // (as the two passes would: the same prefixes and tests)
-  } else {
-    double running[Levels][chunk];
-    double offset[scan_chains][Levels];
-    const std::size_t quarter = running_slices<Levels, Exclusive, simd_form::avx2>(
-        x, n, top, running, offset, sums, nullptr);
-    return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
-                                              0) == 0;
-  }
-}
-
-/// \brief scan_slices with AVX-512 (`ZeroTest`: `zero_unknown` is 1): one pass
-/// (scan_one_pass_avx512). Float results are proved against the chunk's bound where it can
-/// prove every prefix, else (it is loosest near zero) against each prefix's own bound from the
-/// running sums of two passes (running_slices).
-template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest, class F>
-PARPRIM_TARGET_AVX512 bool scan_slices_avx512(const F* x, std::size_t n, int top, double a_hi,
-                                              double a_lo, F* out, double* sums,
-                                              const char* ahead) {
-  constexpr bool float_checked = prefix_outputs_avx512<F, Levels, Mode, ZeroTest>::float_checked;
+/// \brief scan_slices in one pass (`Simd`: AVX-512, scan_one_pass_avx512; AVX2 for float
+/// results, scan_floats_one_pass_avx2; `ZeroTest`: `zero_unknown` is 1). Float results in the
+/// checked mode are proved against the chunk's bound where it can prove every prefix, else (it
+/// is loosest near zero) against each prefix's own bound from the running sums of two passes
+/// (running_slices). Inlined into scan_fast_avx2 and scan_fast_avx512.
+template <int Levels, bool Exclusive, prefix_mode Mode, bool ZeroTest, simd_form Simd, class F>
+[[gnu::always_inline]] inline bool scan_slices_one_pass(const F* x, std::size_t n, int top,
+                                                        double a_hi, double a_lo, F* out,
+                                                        double* sums, const char* ahead) {
+  constexpr bool float_checked = Mode == prefix_mode::checked && sizeof(F) == 4;
   const chunk_bound bound =
       float_checked ? float_chunk_bound<Levels>(a_hi, a_lo, top) : chunk_bound{};
   double sigma[Levels > 1 ? Levels - 1 : 1] = {};
   slice_splitters<Levels>(top, sigma);
-  if (scan_one_pass_avx512<F, Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, a_lo, bound,
-                                                                 out, sums, ahead) == 0)
-    return true;
+  std::uint64_t failed = 0;
+  if constexpr (Simd == simd_form::avx512)
+    failed = scan_one_pass_avx512<F, Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, a_lo,
+                                                                        bound, out, sums, ahead);
+  else
+    failed = scan_floats_one_pass_avx2<Levels, Exclusive, Mode, ZeroTest>(x, n, sigma, a_hi, bound,
+                                                                          out, sums, ahead);
+  if (failed == 0) return true;
   if constexpr (!float_checked) {
     return false;  // (as the two passes would: the same prefixes and tests)
   } else {
     double running[Levels][chunk];
     double offset[scan_chains][Levels];
-    const std::size_t quarter = running_slices<Levels, Exclusive, simd_form::avx512>(
-        x, n, top, running, offset, sums, nullptr);
+    const std::size_t quarter =
+        running_slices<Levels, Exclusive, Simd>(x, n, top, running, offset, sums, nullptr);
     return prove_outputs<Levels, Mode, false>(n, quarter, running, offset, a_hi, a_lo, nullptr, out,
                                               0) == 0;
   }
@@ -973,28 +922,21 @@ PARPRIM_TARGET_AVX512 bool scan_slices_avx512(const F* x, std::size_t n, int top
 /// chunk's elements is exact, in any order, so the first pass runs `scan_chains` quarters of
 /// the chunk (each a multiple of 4 elements long but the last) as independent dependency
 /// chains (with AVX2, 4 elements of each at a time: running_sums_avx2), and the second adds to
-/// each running sum the (exact) total of the quarters before its own. With AVX-512,
-/// scan_slices_avx512 (one pass). `ahead`: as running_sums_avx2's.
+/// each running sum the (exact) total of the quarters before its own. With AVX-512, and with
+/// AVX2 for float results, one pass (scan_slices_one_pass). `ahead`: as running_sums_avx2's.
 template <int Levels, bool Exclusive, prefix_mode Mode, simd_form Simd, class F>
 [[gnu::always_inline]] inline bool scan_slices(const F* x, std::size_t n, int top, double a_hi,
                                                double a_lo, F* out, double* sums,
                                                std::uint64_t zero_unknown, const char* ahead) {
 #if PARPRIM_HOST_AVX2
-  if constexpr (Simd == simd_form::avx512) {
+  if constexpr (Simd == simd_form::avx512 ||
+                (Simd == simd_form::avx2 && std::is_same_v<F, float>)) {
     if constexpr (Mode != prefix_mode::checked)  // (the checked modes never read zero_unknown)
       if (zero_unknown != 0)
-        return scan_slices_avx512<Levels, Exclusive, Mode, true>(x, n, top, a_hi, a_lo, out, sums,
-                                                                 ahead);
-    return scan_slices_avx512<Levels, Exclusive, Mode, false>(x, n, top, a_hi, a_lo, out, sums,
-                                                              ahead);
-  }
-  if constexpr (Simd == simd_form::avx2 && std::is_same_v<F, float>) {
-    if constexpr (Mode == prefix_mode::exact_double)
-      if (zero_unknown != 0)
-        return scan_float_slices_avx2<Levels, Exclusive, Mode, true>(x, n, top, a_hi, a_lo, out,
-                                                                     sums, ahead);
-    return scan_float_slices_avx2<Levels, Exclusive, Mode, false>(x, n, top, a_hi, a_lo, out, sums,
-                                                                  ahead);
+        return scan_slices_one_pass<Levels, Exclusive, Mode, true, Simd>(x, n, top, a_hi, a_lo, out,
+                                                                         sums, ahead);
+    return scan_slices_one_pass<Levels, Exclusive, Mode, false, Simd>(x, n, top, a_hi, a_lo, out,
+                                                                      sums, ahead);
   }
 #endif
   double running[Levels][chunk];
@@ -1051,7 +993,7 @@ PARPRIM_TARGET_AVX2 bool scan_fast_avx2(const F* x, std::size_t n, int levels, i
                                                      zero_unknown, ahead);
 }
 
-/// \brief `scan_fast` compiled for AVX-512: scan_slices_avx512 (one pass).
+/// \brief `scan_fast` compiled for AVX-512: scan_slices_one_pass.
 template <bool Exclusive, prefix_mode Mode, class F>
 PARPRIM_TARGET_AVX512 bool scan_fast_avx512(const F* x, std::size_t n, int levels, int top,
                                             double a_hi, double a_lo, F* out, double* sums,
